@@ -1,0 +1,286 @@
+"""Games, rounds and the computed standings.
+
+A round stores what happened (result, side, caller, tricks); its points and every game
+total are the engine's output, written by `scoring.services` and rebuildable from rounds.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from scoring.rules import Result, Side
+from tournaments.models import Competition, Entry, Match, Player, Team
+
+
+class Game(models.Model):
+    """Two koppels at one table in one sitting of a match.
+
+    `seat_1..4` are the players clockwise (seats 1 and 3 are `team_a`), needed when callers
+    are recorded. `total_a/b` hold totals entered instead of rounds. `score_*`, `kaps_*`,
+    `baunies_*` and `status` are derived by the services from the rounds (or the totals).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("In play")
+        FINISHED = "finished", _("Finished")
+        CLOSED = "closed", _("Closed by the director")
+
+    match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, related_name="games", verbose_name=_("match")
+    )
+    table = models.PositiveSmallIntegerField(_("table"), default=1)
+    sitting = models.PositiveSmallIntegerField(_("sitting"), default=1)
+    team_a = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("koppel A")
+    )
+    team_b = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("koppel B")
+    )
+    a_is_home = models.BooleanField(_("koppel A plays for the home side"), default=True)
+    seat_1 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 1"),
+    )
+    seat_2 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 2"),
+    )
+    seat_3 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 3"),
+    )
+    seat_4 = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seat 4"),
+    )
+    total_a = models.PositiveSmallIntegerField(_("entered total A"), null=True, blank=True)
+    total_b = models.PositiveSmallIntegerField(_("entered total B"), null=True, blank=True)
+
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
+    score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
+    kaps_a = models.PositiveSmallIntegerField(default=0)
+    kaps_b = models.PositiveSmallIntegerField(default=0)
+    baunies_a = models.PositiveSmallIntegerField(default=0)
+    baunies_b = models.PositiveSmallIntegerField(default=0)
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["match", "sitting", "table"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(team_a=models.F("team_b")), name="game_distinct_teams"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "sitting", "table"], name="game_table_once_per_sitting"
+            ),
+            models.CheckConstraint(
+                condition=Q(total_a__isnull=True, total_b__isnull=True)
+                | Q(total_a__isnull=False, total_b__isnull=False),
+                name="game_totals_both_or_none",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    seat_1__isnull=True,
+                    seat_2__isnull=True,
+                    seat_3__isnull=True,
+                    seat_4__isnull=True,
+                )
+                | Q(
+                    seat_1__isnull=False,
+                    seat_2__isnull=False,
+                    seat_3__isnull=False,
+                    seat_4__isnull=False,
+                ),
+                name="game_seats_all_or_none",
+            ),
+            models.CheckConstraint(
+                condition=Q(table__gte=1) & Q(sitting__gte=1), name="game_table_sitting_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "finished", "closed"]), name="game_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(table)s: %(a)s – %(b)s") % {
+            "table": self.table,
+            "a": self.team_a,
+            "b": self.team_b,
+        }
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.OPEN
+
+    @property
+    def by_totals(self) -> bool:
+        return self.total_a is not None
+
+    @property
+    def seats(self) -> tuple[int | None, int | None, int | None, int | None]:
+        """Player ids in seats 1–4, clockwise."""
+        return (self.seat_1_id, self.seat_2_id, self.seat_3_id, self.seat_4_id)
+
+    @property
+    def winner(self) -> Side | None:
+        if not self.is_over or self.score_a == self.score_b:
+            return None
+        return Side.A if self.score_a > self.score_b else Side.B
+
+
+class Round(models.Model):
+    """One deal with its round result (RULES.md "Round results").
+
+    `side` is the team the result is about; `caller` the caller, when recorded; `tricks_*`
+    the trick counts, when recorded; `points_*` what the engine awarded.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    result = models.CharField(
+        _("result"),
+        max_length=14,
+        choices=[(r.value, r.value.replace("_", " ")) for r in Result],
+    )
+    side = models.CharField(
+        _("side"), max_length=1, choices=[("a", _("koppel A")), ("b", _("koppel B"))]
+    )
+    caller = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("caller"),
+    )
+    tricks_a = models.PositiveSmallIntegerField(_("tricks A"), null=True, blank=True)
+    tricks_b = models.PositiveSmallIntegerField(_("tricks B"), null=True, blank=True)
+    points_a = models.PositiveSmallIntegerField(_("points A"), default=0)
+    points_b = models.PositiveSmallIntegerField(_("points B"), default=0)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["game", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_once_per_game"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(result__in=[r.value for r in Result]), name="round_result_valid"
+            ),
+            models.CheckConstraint(condition=Q(side__in=["a", "b"]), name="round_side_valid"),
+            models.CheckConstraint(
+                condition=Q(tricks_a__isnull=True, tricks_b__isnull=True)
+                | Q(
+                    tricks_a__isnull=False,
+                    tricks_b__isnull=False,
+                    tricks_a__lte=13,
+                    tricks_b__lte=13,
+                ),
+                name="round_tricks_both_or_none",
+            ),
+            models.CheckConstraint(
+                condition=Q(points_a=0) | Q(points_b=0), name="round_one_team_scores"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.number} {self.result} {self.side}"
+
+    @property
+    def tricks(self) -> tuple[int, int] | None:
+        if self.tricks_a is None or self.tricks_b is None:
+            return None
+        return (self.tricks_a, self.tricks_b)
+
+
+class Standing(models.Model):
+    """A computed row of a competition's table, written by `standings_refresh`.
+
+    Never edited by hand: the whole table is rebuilt from finished games and matches.
+    """
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        verbose_name=_("competition"),
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="standings", verbose_name=_("entry")
+    )
+    rank = models.PositiveSmallIntegerField(_("rank"))
+    played = models.PositiveSmallIntegerField(_("played"), default=0)
+    won = models.PositiveSmallIntegerField(_("won"), default=0)
+    drawn = models.PositiveSmallIntegerField(_("drawn"), default=0)
+    lost = models.PositiveSmallIntegerField(_("lost"), default=0)
+    points = models.IntegerField(_("points"), default=0)
+    points_for = models.PositiveIntegerField(_("points for"), default=0)
+    points_against = models.PositiveIntegerField(_("points against"), default=0)
+    saldo = models.IntegerField(_("saldo"), default=0)
+    kaps = models.PositiveIntegerField(_("kaps"), default=0)
+    baunies = models.PositiveIntegerField(_("baunies"), default=0)
+    buchholz = models.IntegerField(_("buchholz"), default=0)
+    computed_at = models.DateTimeField(_("computed at"))
+
+    class Meta:
+        ordering = ["competition", "rank", "pk"]
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "entry"], name="standing_entry_once"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="standing_rank_positive"),
+            models.CheckConstraint(
+                condition=Q(saldo=models.F("points_for") - models.F("points_against")),
+                name="standing_saldo_consistent",
+            ),
+            models.CheckConstraint(
+                condition=Q(played=models.F("won") + models.F("drawn") + models.F("lost")),
+                name="standing_played_consistent",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entry}"
+
+
+__all__ = ["Competition", "Entry", "Game", "Round", "Standing"]

@@ -1,0 +1,59 @@
+"""The Troefcall rules engine: pure functions over frozen dataclasses, standard library only.
+
+Everything RULES.md says lives here once. Nothing here imports Django, Celery or our apps
+(tests/rules/test_purity.py fails the build otherwise); errors are `RuleViolation` codes
+that the edges turn into words (`scoring.messages`).
+"""
+
+from scoring.rules.award import award, check_tricks, round_amounts
+from scoring.rules.errors import RuleViolation
+from scoring.rules.game import GameState, Replay, Step, replay
+from scoring.rules.standings import (
+    TIEBREAK_KEYS,
+    MatchOutcome,
+    PointsScheme,
+    StandingRow,
+    check_tiebreaks,
+    compute_standings,
+)
+from scoring.rules.totals import check_game_totals, check_match_totals, check_total
+from scoring.rules.types import (
+    KAP_RESULTS,
+    SEATS,
+    Points,
+    Result,
+    RoundInput,
+    RuleSet,
+    Side,
+    next_seat,
+    seat_side,
+)
+
+__all__ = [
+    "KAP_RESULTS",
+    "SEATS",
+    "TIEBREAK_KEYS",
+    "GameState",
+    "MatchOutcome",
+    "Points",
+    "PointsScheme",
+    "Replay",
+    "Result",
+    "RoundInput",
+    "RuleSet",
+    "RuleViolation",
+    "Side",
+    "StandingRow",
+    "Step",
+    "award",
+    "check_game_totals",
+    "check_match_totals",
+    "check_tiebreaks",
+    "check_total",
+    "check_tricks",
+    "compute_standings",
+    "next_seat",
+    "replay",
+    "round_amounts",
+    "seat_side",
+]

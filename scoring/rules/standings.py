@@ -1,0 +1,211 @@
+"""Standings from match outcomes: competition points, columns and tie-breaks.
+
+DESIGN.md "Interchange format" (tie-break keys) and "standings" columns. Entries are any
+hashable ids (database ids, or keys in the interchange format); the caller orders them as
+they should appear within a tie (e.g. by name).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from scoring.rules.errors import RuleViolation
+
+TIEBREAK_KEYS = (
+    "points",
+    "saldo",
+    "points_for",
+    "wins",
+    "kaps",
+    "baunies",
+    "buchholz",
+    "head_to_head",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PointsScheme:
+    """Competition points for a won, drawn and lost match (RULES.md: 2/1/0 by default)."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """A finished match between two entries: game points summed over its games.
+
+    `*_kaps` / `*_baunies` count the rounds each side won as kap (or kap_partner) / baunie.
+    """
+
+    home: Hashable
+    away: Hashable
+    home_points: int
+    away_points: int
+    home_kaps: int = 0
+    away_kaps: int = 0
+    home_baunies: int = 0
+    away_baunies: int = 0
+
+
+@dataclass(slots=True)
+class StandingRow:
+    """One row of the table; `rank` is shared by entries tied on every tie-break key."""
+
+    entry: Hashable
+    rank: int = 0
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: int = 0
+    points_for: int = 0
+    points_against: int = 0
+    kaps: int = 0
+    baunies: int = 0
+    buchholz: int = 0
+    opponents: list[Hashable] = field(default_factory=list)
+
+    @property
+    def saldo(self) -> int:
+        return self.points_for - self.points_against
+
+
+def check_tiebreaks(tiebreaks: Sequence[str]) -> None:
+    """Raises RuleViolation("tiebreak_unknown", key=…) for a key not in TIEBREAK_KEYS."""
+    for key in tiebreaks:
+        if key not in TIEBREAK_KEYS:
+            raise RuleViolation("tiebreak_unknown", key=key)
+
+
+def compute_standings(
+    entries: Sequence[Hashable],
+    matches: Iterable[MatchOutcome],
+    *,
+    scheme: PointsScheme,
+    tiebreaks: Sequence[str],
+) -> list[StandingRow]:
+    """The ranked table: one row per entry, best first.
+
+    Competition points always rank first ("points" is put in front when the list lacks it);
+    then each tie-break key, in order, separates only the entries still tied on every key
+    before it, higher being better. `head_to_head` is the mini-table of competition points
+    among the tied entries, used only when every two of them met equally often. Entries tied
+    on every key share a rank (1, 2, 2, 4) and keep the order of `entries`.
+
+    Raises RuleViolation: `tiebreak_unknown`, `entry_unknown` (a match names an entry not
+    in `entries`).
+    """
+    check_tiebreaks(tiebreaks)
+    rows = {entry: StandingRow(entry=entry) for entry in entries}
+    played: list[MatchOutcome] = []
+    for match in matches:
+        for entry in (match.home, match.away):
+            if entry not in rows:
+                raise RuleViolation("entry_unknown", entry=entry)
+        played.append(match)
+        _count(rows[match.home], match.home_points, match.away_points, scheme)
+        _count(rows[match.away], match.away_points, match.home_points, scheme)
+        rows[match.home].kaps += match.home_kaps
+        rows[match.away].kaps += match.away_kaps
+        rows[match.home].baunies += match.home_baunies
+        rows[match.away].baunies += match.away_baunies
+        rows[match.home].opponents.append(match.away)
+        rows[match.away].opponents.append(match.home)
+    for row in rows.values():
+        row.buchholz = sum(rows[opponent].points for opponent in row.opponents)
+
+    keys = list(tiebreaks) if "points" in tiebreaks else ["points", *tiebreaks]
+    groups: list[list[Hashable]] = [list(entries)]
+    for key in keys:
+        groups = [part for group in groups for part in _split(group, key, rows, played, scheme)]
+
+    ranked: list[StandingRow] = []
+    for group in groups:
+        rank = len(ranked) + 1
+        for entry in group:
+            rows[entry].rank = rank
+            ranked.append(rows[entry])
+    return ranked
+
+
+def _count(row: StandingRow, own: int, other: int, scheme: PointsScheme) -> None:
+    row.played += 1
+    row.points_for += own
+    row.points_against += other
+    if own > other:
+        row.won += 1
+        row.points += scheme.win
+    elif own == other:
+        row.drawn += 1
+        row.points += scheme.draw
+    else:
+        row.lost += 1
+        row.points += scheme.loss
+
+
+_COLUMN: dict[str, Callable[[StandingRow], int]] = {
+    "points": lambda row: row.points,
+    "saldo": lambda row: row.saldo,
+    "points_for": lambda row: row.points_for,
+    "wins": lambda row: row.won,
+    "kaps": lambda row: row.kaps,
+    "baunies": lambda row: row.baunies,
+    "buchholz": lambda row: row.buchholz,
+}
+
+
+def _split(
+    group: list[Hashable],
+    key: str,
+    rows: dict[Hashable, StandingRow],
+    matches: list[MatchOutcome],
+    scheme: PointsScheme,
+) -> list[list[Hashable]]:
+    """Split one tied group by `key` into sub-groups, best first; order inside is kept."""
+    if len(group) < 2:
+        return [group]
+    if key == "head_to_head":
+        values = _head_to_head(group, matches, scheme)
+        if values is None:
+            return [group]
+    else:
+        column = _COLUMN[key]
+        values = {entry: column(rows[entry]) for entry in group}
+    by_value: dict[int, list[Hashable]] = defaultdict(list)
+    for entry in group:
+        by_value[values[entry]].append(entry)
+    return [by_value[value] for value in sorted(by_value, reverse=True)]
+
+
+def _head_to_head(
+    group: list[Hashable], matches: list[MatchOutcome], scheme: PointsScheme
+) -> dict[Hashable, int] | None:
+    """Competition points each entry of `group` earned against the others of `group`.
+
+    None when the mini-table would be unfair: some two of them met more often than others
+    (or never), so head-to-head separates nobody.
+    """
+    members = set(group)
+    meetings: Counter[frozenset[Hashable]] = Counter()
+    mini = dict.fromkeys(group, 0)
+    for match in matches:
+        if match.home in members and match.away in members and match.home != match.away:
+            meetings[frozenset((match.home, match.away))] += 1
+            if match.home_points > match.away_points:
+                mini[match.home] += scheme.win
+                mini[match.away] += scheme.loss
+            elif match.home_points < match.away_points:
+                mini[match.away] += scheme.win
+                mini[match.home] += scheme.loss
+            else:
+                mini[match.home] += scheme.draw
+                mini[match.away] += scheme.draw
+    counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
+    if len(counts) != 1 or 0 in counts:
+        return None
+    return mini

@@ -1,0 +1,477 @@
+"""Writes: record, correct and delete rounds, enter totals, close games, rebuild standings.
+
+Every write runs in one transaction with the game row locked, lets the rules engine replay
+the game, saves the engine's verdict and queues `standings_refresh` once the transaction
+has committed. Errors are `RuleViolation`s; nothing is saved when one is raised.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, cast
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import selectors
+from scoring.models import Game, Round, Standing
+from scoring.rules import (
+    Replay,
+    Result,
+    RoundInput,
+    RuleViolation,
+    Side,
+    check_game_totals,
+    check_match_totals,
+    compute_standings,
+    replay,
+)
+from tournaments.models import Competition, Match
+
+logger = logging.getLogger(__name__)
+
+
+def _game_locked(game_id: int) -> Game:
+    # One writer per game: two phones at one table can't both add round 6, and a correction
+    # can't interleave with a new round. `of=("self",)` keeps the competition row unlocked so
+    # the other tables of the evening are not serialised behind this one.
+    try:
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("match__matchday__competition")
+            .get(pk=game_id)
+        )
+    except Game.DoesNotExist:
+        raise RuleViolation("game_unknown", game=game_id) from None
+
+
+def _seat_of(game: Game, player_id: int) -> int:
+    """The seat (1–4) of a player at this game's table."""
+    seats = game.seats
+    if seats[0] is None:
+        raise RuleViolation("seats_required")
+    try:
+        return seats.index(player_id) + 1
+    except ValueError:
+        raise RuleViolation("caller_not_at_table", caller=player_id) from None
+
+
+def _round_input(
+    game: Game, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
+) -> RoundInput:
+    try:
+        result_value, side_value = Result(result), Side(side)
+    except ValueError:
+        raise RuleViolation("result_unknown", result=result, side=side) from None
+    caller = _seat_of(game, caller_id) if caller_id is not None else None
+    return RoundInput(result=result_value, side=side_value, caller=caller, tricks=tricks)
+
+
+def _stored_inputs(game: Game, rounds: Sequence[Round]) -> list[RoundInput]:
+    return [
+        _round_input(game, result=r.result, side=r.side, caller_id=r.caller_id, tricks=r.tricks)
+        for r in rounds
+    ]
+
+
+def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = True) -> Replay:
+    """Replay `inputs` under the game's competition rules; a director's close survives."""
+    rules = game.match.matchday.competition.rule_set
+    result = replay(rules, inputs)
+    if keep_closed and game.status == Game.Status.CLOSED and not result.state.finished:
+        result = Replay(state=result.state.close(), points=result.points)
+    return result
+
+
+def _store_state(game: Game, played: Replay) -> None:
+    state = played.state
+    game.score_a, game.score_b = state.score.a, state.score.b
+    game.kaps_a, game.kaps_b = state.kaps.a, state.kaps.b
+    game.baunies_a, game.baunies_b = state.baunies.a, state.baunies.b
+    if state.closed:
+        game.status = Game.Status.CLOSED
+    elif state.finished:
+        game.status = Game.Status.FINISHED
+    else:
+        game.status = Game.Status.OPEN
+    game.save(
+        update_fields=[
+            "score_a",
+            "score_b",
+            "kaps_a",
+            "kaps_b",
+            "baunies_a",
+            "baunies_b",
+            "status",
+        ]
+    )
+
+
+def _enqueue_standings_refresh(competition_id: int) -> None:
+    from scoring.tasks import standings_refresh
+
+    try:
+        standings_refresh.delay(competition_id=competition_id)
+    except Exception:
+        # The result is saved already; the broker being down must not turn that into an
+        # error page. The next saved result, or `manage.py standings --refresh`, catches up.
+        logger.exception("standings_refresh not queued for competition %s", competition_id)
+
+
+def _refresh_standings_on_commit(competition_id: int) -> None:
+    """Queue one `standings_refresh` for when the transaction commits.
+
+    An import or a batch of corrections in one transaction queues one refresh per
+    competition, not one per round. Django keeps pending callbacks (with the savepoints
+    that own them, so rolled-back ones are already gone) in `run_on_commit`.
+    """
+    callback = partial(_enqueue_standings_refresh, competition_id)
+    connection = transaction.get_connection()
+    for _savepoints, pending, _robust in connection.run_on_commit:
+        if (
+            isinstance(pending, partial)
+            and pending.func is _enqueue_standings_refresh
+            and pending.args == callback.args
+        ):
+            return
+    transaction.on_commit(callback)
+
+
+def _sync_points(rounds: Sequence[Round], played: Replay) -> None:
+    changed = []
+    for rnd, points in zip(rounds, played.points, strict=True):
+        if (rnd.points_a, rnd.points_b) != (points.a, points.b):
+            rnd.points_a, rnd.points_b = points.a, points.b
+            changed.append(rnd)
+    for rnd in changed:
+        rnd.save(update_fields=["points_a", "points_b"])
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round to load in bulk: as `round_record` takes it (`caller_id` a player id)."""
+
+    result: str
+    side: str
+    caller_id: int | None = None
+    tricks: tuple[int, int] | None = None
+
+
+@transaction.atomic
+def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any = None) -> Game:
+    """Load all rounds of a game that has none yet (an import, a paper sheet typed in).
+
+    The engine replays them in one go and the rounds are saved with one insert; the result
+    is exactly as if each had gone through `round_record`.
+
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `game_has_rounds`, and every
+    violation `round_record` raises, with `round` = the number of the first bad round.
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        raise RuleViolation("game_has_totals")
+    if game.rounds.exists():
+        raise RuleViolation("game_has_rounds")
+    inputs = []
+    for number, record in enumerate(rounds, start=1):
+        try:
+            inputs.append(
+                _round_input(
+                    game,
+                    result=record.result,
+                    side=record.side,
+                    caller_id=record.caller_id,
+                    tricks=record.tricks,
+                )
+            )
+        except RuleViolation as exc:
+            raise exc.at(round=number) from None
+    played = _replay(game, inputs)
+    recorded_by = user if getattr(user, "is_authenticated", False) else None
+    Round.objects.bulk_create(
+        Round(
+            game=game,
+            number=number,
+            result=record.result,
+            side=record.side,
+            caller_id=record.caller_id,
+            tricks_a=record.tricks[0] if record.tricks else None,
+            tricks_b=record.tricks[1] if record.tricks else None,
+            points_a=points.a,
+            points_b=points.b,
+            recorded_by=recorded_by,
+        )
+        for number, (record, points) in enumerate(zip(rounds, played.points, strict=True), 1)
+    )
+    _store_state(game, played)
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return game
+
+
+@transaction.atomic
+def round_record(
+    *,
+    game_id: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+    user: Any = None,
+) -> Round:
+    """Add the next round to a game and return it, with its points from the engine.
+
+    `result` is a RULES.md round result, `side` "a" or "b" (the team the result is about),
+    `caller_id` a player seated at the game, `tricks` (team a, team b) or None.
+
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `result_unknown`,
+    `seats_required`, `caller_not_at_table`, and every engine violation for this round
+    (`round` = its number).
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        raise RuleViolation("game_has_totals")
+    rounds = list(game.rounds.order_by("number"))
+    number = len(rounds) + 1
+    try:
+        new = _round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+        before = _replay(game, _stored_inputs(game, rounds))
+        step = before.state.apply(new)
+    except RuleViolation as exc:
+        raise exc.at(round=number) from None
+    rnd = Round.objects.create(
+        game=game,
+        number=number,
+        result=new.result.value,
+        side=new.side.value,
+        caller_id=caller_id,
+        tricks_a=tricks[0] if tricks else None,
+        tricks_b=tricks[1] if tricks else None,
+        points_a=step.points.a,
+        points_b=step.points.b,
+        recorded_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    _store_state(game, Replay(state=step.state, points=(*before.points, step.points)))
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return rnd
+
+
+@transaction.atomic
+def round_correct(
+    *,
+    round_id: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+) -> Round:
+    """Change what happened in one round; the whole game is replayed with the change.
+
+    A correction that breaks a later round (a caller out of turn, a round after the new
+    end of the game) is refused with that round's number. A correction that changes the
+    winner reopens or recloses the game.
+
+    Raises RuleViolation: `round_unknown` and everything `round_record` raises.
+    """
+    game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    target = next(r for r in rounds if r.pk == round_id)
+    try:
+        changed = _round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+    except RuleViolation as exc:
+        raise exc.at(round=target.number) from None
+    inputs = _stored_inputs(game, rounds)
+    inputs[target.number - 1] = changed
+    played = _replay(game, inputs)
+    target.result, target.side, target.caller_id = (
+        changed.result.value,
+        changed.side.value,
+        caller_id,
+    )
+    target.tricks_a, target.tricks_b = (tricks[0], tricks[1]) if tricks else (None, None)
+    target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
+    _sync_points(rounds, played)
+    _store_state(game, played)
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return target
+
+
+@transaction.atomic
+def round_delete(*, round_id: int) -> None:
+    """Delete one round (undo when it is the last); later rounds move up one number.
+
+    The rest of the game is replayed: deleting a round that later rounds depend on (the
+    caller rotation) is refused with the reason.
+
+    Raises RuleViolation: `round_unknown`, and engine violations of the later rounds.
+    """
+    game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    doomed = next(r for r in rounds if r.pk == round_id)
+    kept = [r for r in rounds if r.pk != round_id]
+    played = _replay(game, _stored_inputs(game, kept))
+    doomed.delete()
+    for rnd in kept:
+        if rnd.number > doomed.number:
+            # Ascending, one row at a time: the number below is always free already.
+            rnd.number -= 1
+            rnd.save(update_fields=["number"])
+    _sync_points(kept, played)
+    _store_state(game, played)
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+
+
+@transaction.atomic
+def game_close(*, game_id: int) -> Game:
+    """End a game before its natural end, as the director does at a time limit.
+
+    Raises RuleViolation: `game_unknown`, `close_not_allowed`, `game_finished`.
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        raise RuleViolation("game_finished", score_a=game.score_a, score_b=game.score_b)
+    played = _replay(game, _stored_inputs(game, list(game.rounds.order_by("number"))))
+    _store_state(game, Replay(state=played.state.close(), points=played.points))
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return game
+
+
+@transaction.atomic
+def game_reopen(*, game_id: int) -> Game:
+    """Undo a director's close (or clear entered totals): the game is open again.
+
+    Raises RuleViolation: `game_unknown`, `game_not_closed`.
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        game.total_a = game.total_b = None
+        game.save(update_fields=["total_a", "total_b"])
+    elif game.status != Game.Status.CLOSED:
+        raise RuleViolation("game_not_closed")
+    played = _replay(
+        game, _stored_inputs(game, list(game.rounds.order_by("number"))), keep_closed=False
+    )
+    _store_state(game, played)
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return game
+
+
+@transaction.atomic
+def game_totals_enter(*, game_id: int, total_a: int, total_b: int) -> Game:
+    """Record a game known only by its final totals (a paper sheet); the game is over.
+
+    Checked for plausibility (RULES.md points; DESIGN.md: "a team total of 1 or 3 can't
+    happen"). Raises RuleViolation: `game_unknown`, `game_has_rounds`, and the
+    `check_game_totals` codes.
+    """
+    game = _game_locked(game_id)
+    if game.rounds.exists():
+        raise RuleViolation("game_has_rounds")
+    rules = game.match.matchday.competition.rule_set
+    check_game_totals(total_a, total_b, rules)
+    game.total_a, game.total_b = total_a, total_b
+    game.score_a, game.score_b = total_a, total_b
+    game.kaps_a = game.kaps_b = game.baunies_a = game.baunies_b = 0
+    game.status = Game.Status.FINISHED
+    game.save()
+    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    return game
+
+
+@transaction.atomic
+def match_totals_enter(*, match_id: int, total_home: int, total_away: int) -> Match:
+    """Record a match known only as reported totals (a newspaper result).
+
+    Raises RuleViolation: `match_unknown`, `match_has_games`, and the
+    `check_match_totals` codes.
+    """
+    try:
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("matchday__competition")
+            .get(pk=match_id)
+        )
+    except Match.DoesNotExist:
+        raise RuleViolation("match_unknown", match=match_id) from None
+    if match.games.exists():
+        raise RuleViolation("match_has_games")
+    check_match_totals(total_home, total_away, match.matchday.competition.rule_set)
+    match.total_home, match.total_away = total_home, total_away
+    match.save(update_fields=["total_home", "total_away"])
+    _refresh_standings_on_commit(match.matchday.competition_id)
+    return match
+
+
+@transaction.atomic
+def standings_rebuild(*, competition_id: int) -> int:
+    """Recompute a competition's standings from its finished matches; returns rows written.
+
+    A few queries whatever the size (entries, matches, games, existing rows, one upsert);
+    running it twice writes the same rows with a new `computed_at`. A competition that no
+    longer exists is nothing to do (a task queued before a delete), and returns 0.
+    """
+    # Serialise rebuilds of one competition: two workers must not interleave their upserts.
+    competition = Competition.objects.select_for_update().filter(pk=competition_id).first()
+    if competition is None:
+        return 0
+    entries = selectors.competition_entries(competition=competition)
+    outcomes = selectors.competition_match_outcomes(competition=competition)
+    rows = compute_standings(
+        [entry.pk for entry in entries],
+        outcomes,
+        scheme=competition.points_scheme,
+        tiebreaks=competition.tiebreaks,
+    )
+    now = timezone.now()
+    standings = [
+        Standing(
+            competition=competition,
+            entry_id=cast(int, row.entry),
+            rank=row.rank,
+            played=row.played,
+            won=row.won,
+            drawn=row.drawn,
+            lost=row.lost,
+            points=row.points,
+            points_for=row.points_for,
+            points_against=row.points_against,
+            saldo=row.saldo,
+            kaps=row.kaps,
+            baunies=row.baunies,
+            buchholz=row.buchholz,
+            computed_at=now,
+        )
+        for row in rows
+    ]
+    Standing.objects.filter(competition=competition).exclude(
+        entry_id__in=[entry.pk for entry in entries]
+    ).delete()
+    Standing.objects.bulk_create(
+        standings,
+        update_conflicts=True,
+        unique_fields=["competition", "entry"],
+        update_fields=[
+            "rank",
+            "played",
+            "won",
+            "drawn",
+            "lost",
+            "points",
+            "points_for",
+            "points_against",
+            "saldo",
+            "kaps",
+            "baunies",
+            "buchholz",
+            "computed_at",
+        ],
+    )
+    return len(standings)
