@@ -84,15 +84,15 @@ def _messages() -> dict[str, str]:
         ),
         "total_negative": _("The total of %(team)s cannot be negative (%(total)s)."),
         "total_impossible": _(
-            "A total of %(total)s for %(team)s is impossible: rounds give 2, 5 or 15 points, "
-            "so no total of 1 or 3 exists."
+            "A total of %(total)s for %(team)s is impossible: no rounds add up to it "
+            "(rounds give 2, 5 or 15 points, so a total of 1 or 3 can't happen)."
         ),
         "totals_both_reached_target": _(
             "Both koppels cannot reach %(target)s: the game stops when one of them does."
         ),
         "total_overshoots_target": _(
-            "%(total)s for %(team)s is too high: the game stops at %(target)s, and one round "
-            "cannot take a koppel that far past it."
+            "%(total)s for %(team)s cannot be a final score: the game stops as soon as a "
+            "koppel reaches %(target)s, and no last round ends there."
         ),
         "totals_below_target": _(
             "Neither total reaches %(target)s, and games in this competition end only there."

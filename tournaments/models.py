@@ -123,6 +123,15 @@ class Competition(models.Model):
     close_by_director_allowed = models.BooleanField(
         _("director may close a game (time limit)"), default=False
     )
+    # RULES.md "Rule-set options": recorded for information only, no effect on scoring,
+    # so the engine's RuleSet doesn't carry it.
+    trump_open_card = models.PositiveSmallIntegerField(
+        _("trump from an open card"),
+        null=True,
+        blank=True,
+        choices=[(9, _("9th card")), (13, _("13th card"))],
+        help_text=_("For information only: it does not change the scoring."),
+    )
 
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)

@@ -74,7 +74,7 @@ class GameState:
             raise RuleViolation("game_finished", score_a=self.score.a, score_b=self.score.b)
         caller = rnd.caller
         if caller is not None:
-            if not isinstance(caller, int) or caller not in (1, 2, 3, 4):
+            if isinstance(caller, bool) or caller not in (1, 2, 3, 4):
                 raise RuleViolation("caller_invalid", caller=caller)
             if self.caller is not None and caller != self.caller:
                 raise RuleViolation("caller_out_of_turn", expected=self.caller, given=caller)

@@ -35,7 +35,8 @@ def check_game_totals(total_a: int, total_b: int, rules: RuleSet) -> None:
 
     Each total must be a sum of round amounts; only one team can reach the target (one
     team scores per round and the game stops there); the winner can't overshoot the target
-    by more than one round's points; and with only a target to end the game (no fixed
+    by more than the last round's points (the score before it was below the target and
+    itself reachable); and with only a target to end the game (no fixed
     rounds, no closing by the director) somebody must have reached it.
 
     Raises RuleViolation: `total_negative`, `total_impossible`, `totals_both_reached_target`,
@@ -48,9 +49,14 @@ def check_game_totals(total_a: int, total_b: int, rules: RuleSet) -> None:
         return
     if total_a >= target and total_b >= target:
         raise RuleViolation("totals_both_reached_target", target=target)
-    ceiling = target - 1 + max(round_amounts(rules))
+    amounts = round_amounts(rules)
     for team, total in (("a", total_a), ("b", total_b)):
-        if total > ceiling:
+        # The game stops the moment a team reaches the target, so the winner's last round
+        # started from a reachable score still below it.
+        if total >= target and not any(
+            0 <= total - amount < target and _reachable(total - amount, amounts)
+            for amount in amounts
+        ):
             raise RuleViolation("total_overshoots_target", team=team, total=total, target=target)
     ends_otherwise = rules.fixed_rounds is not None or rules.close_by_director_allowed
     if not ends_otherwise and max(total_a, total_b) < target:
