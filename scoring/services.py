@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
+from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors
 from scoring.models import Game, Round, Standing
@@ -191,20 +192,25 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
             raise exc.at(round=number) from None
     played = _replay(game, inputs)
     recorded_by = user if getattr(user, "is_authenticated", False) else None
-    Round.objects.bulk_create(
-        Round(
-            game=game,
-            number=number,
-            result=record.result,
-            side=record.side,
-            caller_id=record.caller_id,
-            tricks_a=record.tricks[0] if record.tricks else None,
-            tricks_b=record.tricks[1] if record.tricks else None,
-            points_a=points.a,
-            points_b=points.b,
-            recorded_by=recorded_by,
-        )
-        for number, (record, points) in enumerate(zip(rounds, played.points, strict=True), 1)
+    # With history, like every other write: the audit trail must show imported rounds too.
+    bulk_create_with_history(
+        [
+            Round(
+                game=game,
+                number=number,
+                result=record.result,
+                side=record.side,
+                caller_id=record.caller_id,
+                tricks_a=record.tricks[0] if record.tricks else None,
+                tricks_b=record.tricks[1] if record.tricks else None,
+                points_a=points.a,
+                points_b=points.b,
+                recorded_by=recorded_by,
+            )
+            for number, (record, points) in enumerate(zip(rounds, played.points, strict=True), 1)
+        ],
+        Round,
+        default_user=recorded_by,
     )
     _store_state(game, played)
     _refresh_standings_on_commit(game.match.matchday.competition_id)

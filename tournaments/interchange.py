@@ -1,0 +1,1115 @@
+"""Import and export of the interchange format `troefclub-competition/1` (DESIGN.md).
+
+`competition_import(data=…)` reads one parsed JSON document into the database, all or
+nothing: it runs in one transaction and raises `InterchangeError(place, message)` on the
+first problem, so nothing is saved. The whole document's structure (fields, types, keys and
+references, who sits where) is checked before anything is written; then the results are
+written in document order through `scoring.services`, whose rule violations become
+`InterchangeError`s naming the place (`matchday 2, match kampoe-toppers, game table 3,
+round 5`) and the rule broken (`scoring.messages.rule_message`).
+
+`competition_export(competition=…)` gives the same format back: importing a file and
+exporting the competition returns the file (up to the order of keys in objects).
+
+Places name objects the way a director reads them: `competition`, `competition, rules`,
+`clubs[3]` (1-based positions), `players[p07]`, `teams[t01]`, `entries`, `matchday 2`,
+`matchday 2, match kampoe-toppers` (the home and away entry keys), `…, game table 3` (with
+`sitting 2` in front of the table when the match's games use more than one sitting),
+`…, round 5`.
+
+Beyond DESIGN.md, these optional keys are read and written (exported only when they differ
+from the default, so files that don't use them round-trip unchanged):
+
+- `competition.rules.callers_required` (bool, default false): every round must name its
+  caller (RULES.md "Who calls next").
+- `competition.rules.close_by_director_allowed` (bool, default false): a director may end a
+  game before its target (time limit).
+- `competition.rules.early_kap_penalty` (int, default 2): points to the opponents for a
+  `kap_te_vroeg`.
+- `teams[].name` (text, default empty): a koppel's display name.
+- `games[].closed` (bool, default false): the director closed the game (needs
+  `close_by_director_allowed`).
+
+Other choices: `season` defaults to "", `rules`/`standings` members to the model defaults,
+the lists (`clubs`, `players`, `teams`, `entries`, `matchdays`, `matches`, `games`,
+`rounds`) to empty; `date` may be null; `table` and `sitting` default to 1; a player's
+`club` may be null. Unknown keys are refused (a misspelt key would otherwise be lost).
+Every club, player and team a file refers to must be listed in the file. A key that already
+exists in the database is reused; a file that contradicts it (a player with another club, a
+koppel with other players) is refused; a different name does not count as a contradiction
+and the stored name is kept.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import models, transaction
+from django.utils.translation import gettext as _
+
+from scoring.messages import rule_message
+from scoring.models import Game, Round, Standing
+from scoring.rules import Result, RuleSet, RuleViolation, check_tiebreaks
+from scoring.services import (
+    RoundRecord,
+    game_close,
+    game_rounds_load,
+    game_totals_enter,
+    match_totals_enter,
+    standings_rebuild,
+)
+from tournaments.models import Club, Competition, Entry, Match, Matchday, Player, Team
+
+FORMAT = "troefclub-competition/1"
+RESULTS = tuple(result.value for result in Result)
+
+SMALL_INT_MAX = 32767  # PositiveSmallIntegerField on every backend
+INT_MAX = 2147483647  # PositiveIntegerField
+
+RULE_DEFAULTS: dict[str, Any] = {
+    "target_score": 20,
+    "fixed_rounds": None,
+    "kap_partner_allowed": True,
+    "redeal_allowed": True,
+}
+EXTRA_RULE_DEFAULTS: dict[str, Any] = {
+    "callers_required": False,
+    "close_by_director_allowed": False,
+    "early_kap_penalty": 2,
+}
+
+
+class InterchangeError(Exception):
+    """A document that can't be imported: `place` says where, `message` what is wrong.
+
+    `code` is the RuleViolation code when a rule was broken, None for a malformed document.
+    """
+
+    def __init__(self, place: str, message: str, *, code: str | None = None) -> None:
+        super().__init__(place, message)
+        self.place = place
+        self.message = message
+        self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.place}: {self.message}"
+
+
+def _join(*parts: str) -> str:
+    return ", ".join(part for part in parts if part)
+
+
+def _violation(
+    place: str, exc: RuleViolation, *, seat_names: dict[int, str] | None = None
+) -> InterchangeError:
+    """A rule violation as an InterchangeError; a game's round number goes into the place."""
+    params = {key: value for key, value in exc.params.items() if key != "round"}
+    if "round" in exc.params:
+        place = _join(place, _("round %(number)s") % {"number": exc.params["round"]})
+    text = rule_message(RuleViolation(exc.code, **params), seat_names=seat_names)
+    return InterchangeError(place, text, code=exc.code)
+
+
+# ------------------------------------------------------------------ reading JSON values
+
+
+def _kind_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return _("true/false")
+    if isinstance(value, int):
+        return _("a whole number")
+    if isinstance(value, float):
+        return _("a decimal number")
+    if isinstance(value, str):
+        return _("text")
+    if isinstance(value, list):
+        return _("a list")
+    if isinstance(value, dict):
+        return _("an object")
+    return type(value).__name__
+
+
+def _show(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+_MISSING = object()
+T = TypeVar("T")
+
+
+class _Object:
+    """A JSON object being read, with the place to name in errors."""
+
+    def __init__(self, value: Any, place: str, fields: Iterable[str]) -> None:
+        if not isinstance(value, dict):
+            raise InterchangeError(
+                place, _("must be an object, not %(kind)s") % {"kind": _kind_of(value)}
+            )
+        allowed = set(fields)
+        for key in value:
+            if key not in allowed:
+                raise InterchangeError(
+                    place,
+                    _("unknown field “%(key)s” (known fields: %(known)s)")
+                    % {"key": _show(key), "known": ", ".join(sorted(allowed))},
+                )
+        self.value = value
+        self.place = place
+
+    def _get(self, key: str, default: Any) -> Any:
+        value = self.value.get(key, _MISSING)
+        if value is _MISSING:
+            if default is _MISSING:
+                raise InterchangeError(self.place, _("“%(key)s” is missing") % {"key": key})
+            return default
+        return value
+
+    def _wrong(self, key: str, expected: str, value: Any) -> InterchangeError:
+        return InterchangeError(
+            self.place,
+            _("“%(key)s” must be %(expected)s, not %(kind)s")
+            % {"key": key, "expected": expected, "kind": _kind_of(value)},
+        )
+
+    def text(
+        self,
+        key: str,
+        *,
+        default: Any = _MISSING,
+        max_length: int,
+        slug: bool = False,
+        nullable: bool = False,
+    ) -> Any:
+        value = self._get(key, default)
+        if value is None and nullable:
+            return None
+        return _check_text(self.place, key, value, max_length=max_length, slug=slug)
+
+    def integer(
+        self,
+        key: str,
+        *,
+        default: Any = _MISSING,
+        minimum: int | None = 0,
+        maximum: int = SMALL_INT_MAX,
+        nullable: bool = False,
+    ) -> Any:
+        value = self._get(key, default)
+        if value is None and nullable:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            expected = _("a whole number or null") if nullable else _("a whole number")
+            raise self._wrong(key, expected, value)
+        if minimum is not None and value < minimum:
+            raise InterchangeError(
+                self.place,
+                _("“%(key)s” must be at least %(minimum)s, not %(value)s")
+                % {"key": key, "minimum": minimum, "value": value},
+            )
+        if value > maximum:
+            raise InterchangeError(
+                self.place,
+                _("“%(key)s” is too large (%(value)s; at most %(maximum)s)")
+                % {"key": key, "value": value, "maximum": maximum},
+            )
+        return value
+
+    def boolean(self, key: str, *, default: Any = _MISSING) -> bool:
+        value = self._get(key, default)
+        if not isinstance(value, bool):
+            raise self._wrong(key, _("true or false"), value)
+        return value
+
+    def array(self, key: str, *, default: Any = _MISSING, nullable: bool = False) -> Any:
+        value = self._get(key, default)
+        if value is None and nullable:
+            return None
+        if not isinstance(value, list):
+            raise self._wrong(key, _("a list"), value)
+        return value
+
+    def obj(self, key: str, fields: Iterable[str], *, default: Any = _MISSING) -> _Object:
+        value = self._get(key, default)
+        return _Object(value, _join(self.place, key), fields)
+
+    def has(self, key: str) -> bool:
+        return key in self.value
+
+
+def _check_text(place: str, key: str, value: Any, *, max_length: int, slug: bool) -> str:
+    if not isinstance(value, str):
+        raise InterchangeError(
+            place,
+            _("“%(key)s” must be text, not %(kind)s") % {"key": key, "kind": _kind_of(value)},
+        )
+    if slug:
+        try:
+            validate_slug(value)
+        except ValidationError:
+            raise InterchangeError(
+                place,
+                _("“%(key)s” must be letters, digits, “-” or “_” only, not “%(value)s”")
+                % {"key": key, "value": _show(value)},
+            ) from None
+    if len(value) > max_length:
+        raise InterchangeError(
+            place,
+            _("“%(key)s” is too long (at most %(max)s characters)")
+            % {"key": key, "max": max_length},
+        )
+    return value
+
+
+def _int_pair(place: str, key: str, value: Any, *, maximum: int) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(not isinstance(v, int) or isinstance(v, bool) for v in value)
+    ):
+        raise InterchangeError(
+            place,
+            _("“%(key)s” must be a list of two whole numbers, not %(value)s")
+            % {"key": key, "value": _show(value)},
+        )
+    for number in value:
+        if number > maximum:
+            raise InterchangeError(
+                place,
+                _("“%(key)s” holds a number that is too large (%(value)s)")
+                % {"key": key, "value": number},
+            )
+    return (value[0], value[1])
+
+
+# ------------------------------------------------------------------ the parsed document
+
+
+@dataclass
+class _Round:
+    place: str
+    result: str
+    side: str
+    caller: str | None
+    tricks: tuple[int, int] | None
+
+
+@dataclass
+class _Game:
+    place: str
+    table: int
+    sitting: int
+    team_a: str
+    team_b: str
+    a_is_home: bool
+    seats: list[str] | None
+    rounds: list[_Round]
+    totals: tuple[int, int] | None
+    closed: bool
+    pk: int | None = None
+
+
+@dataclass
+class _Match:
+    place: str
+    home: str
+    away: str
+    games: list[_Game]
+    totals: tuple[int, int] | None
+    instance: Match | None = None
+
+
+@dataclass
+class _Matchday:
+    place: str
+    number: int
+    date: datetime.date | None
+    matches: list[_Match]
+    instance: Matchday | None = None
+
+
+@dataclass
+class _Document:
+    competition: dict[str, Any]
+    clubs: dict[str, str] = field(default_factory=dict)  # key -> name, file order
+    players: dict[str, tuple[str, str | None]] = field(default_factory=dict)  # name, club
+    teams: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # p1, p2, name
+    entries: list[str] = field(default_factory=list)
+    matchdays: list[_Matchday] = field(default_factory=list)
+
+
+COMPETITION_FIELDS = ("slug", "name", "season", "kind", "rules", "standings")
+RULE_FIELDS = (
+    "target_score",
+    "fixed_rounds",
+    "kap_partner_allowed",
+    "stinkende_bonus",
+    "redeal_allowed",
+    *EXTRA_RULE_DEFAULTS,
+)
+
+
+def _parse_competition(data: _Object) -> dict[str, Any]:
+    comp = data.obj("competition", COMPETITION_FIELDS)
+    place = comp.place
+    values: dict[str, Any] = {
+        "slug": comp.text("slug", max_length=80, slug=True),
+        "name": comp.text("name", max_length=160),
+        "season": comp.text("season", default="", max_length=20),
+    }
+    kind = comp.text("kind", max_length=5)
+    if kind not in Competition.Kind.values:
+        raise InterchangeError(
+            place, _("“kind” must be “pairs” or “clubs”, not “%(kind)s”") % {"kind": _show(kind)}
+        )
+    values["kind"] = kind
+
+    rules = comp.obj("rules", RULE_FIELDS, default={})
+    values["target_score"] = rules.integer("target_score", default=20, minimum=None, nullable=True)
+    values["fixed_rounds"] = rules.integer(
+        "fixed_rounds", default=None, minimum=None, nullable=True
+    )
+    values["kap_partner_allowed"] = rules.boolean("kap_partner_allowed", default=True)
+    values["redeal_allowed"] = rules.boolean("redeal_allowed", default=True)
+    values["callers_required"] = rules.boolean("callers_required", default=False)
+    values["close_by_director_allowed"] = rules.boolean("close_by_director_allowed", default=False)
+    values["early_kap_penalty"] = rules.integer("early_kap_penalty", default=2, minimum=None)
+    bonus = rules.obj("stinkende_bonus", ("kap", "baunie"), default={})
+    values["stinkende_kap_bonus"] = bonus.integer("kap", default=0, minimum=None)
+    values["stinkende_baunie_bonus"] = bonus.integer("baunie", default=0, minimum=None)
+    try:
+        RuleSet(
+            target_score=values["target_score"],
+            fixed_rounds=values["fixed_rounds"],
+            kap_partner_allowed=values["kap_partner_allowed"],
+            early_kap_penalty=values["early_kap_penalty"],
+            stinkende_kap_bonus=values["stinkende_kap_bonus"],
+            stinkende_baunie_bonus=values["stinkende_baunie_bonus"],
+            redeal_allowed=values["redeal_allowed"],
+            callers_required=values["callers_required"],
+            close_by_director_allowed=values["close_by_director_allowed"],
+        )
+    except RuleViolation as exc:
+        raise _violation(rules.place, exc) from None
+
+    standings = comp.obj("standings", ("win", "draw", "loss", "tiebreaks"), default={})
+    values["points_win"] = standings.integer("win", default=2)
+    values["points_draw"] = standings.integer("draw", default=1)
+    values["points_loss"] = standings.integer("loss", default=0)
+    if not values["points_win"] >= values["points_draw"] >= values["points_loss"]:
+        raise InterchangeError(
+            standings.place, _("a win must give at least a draw, and a draw at least a loss")
+        )
+    tiebreaks = standings.array("tiebreaks", default=[])
+    for key in tiebreaks:
+        if not isinstance(key, str):
+            raise InterchangeError(
+                standings.place,
+                _("“tiebreaks” must be a list of texts, not hold %(kind)s")
+                % {"kind": _kind_of(key)},
+            )
+    try:
+        check_tiebreaks(tiebreaks)
+    except RuleViolation as exc:
+        raise _violation(standings.place, exc) from None
+    values["tiebreaks"] = list(tiebreaks)
+    return values
+
+
+def _list_of_objects(
+    data: _Object, key: str, fields: Iterable[str], name_place: Callable[[Any, int], str]
+) -> list[_Object]:
+    """Each element of list `key` as an _Object, placed by `name_place(element, position)`."""
+    return [
+        _Object(item, name_place(item, position), fields)
+        for position, item in enumerate(data.array(key, default=[]), start=1)
+    ]
+
+
+def _keyed_place(section: str) -> Callable[[Any, int], str]:
+    """`players[p07]` when the element has a text key, else `players[3]` (1-based)."""
+
+    def place(item: Any, position: int) -> str:
+        key = item.get("key") if isinstance(item, dict) else None
+        if isinstance(key, str) and key:
+            return f"{section}[{_show(key)}]"
+        return f"{section}[{position}]"
+
+    return place
+
+
+def _unique_key(seen: dict[str, Any], item: _Object, what: str) -> str:
+    key = item.text("key", max_length=64, slug=True)
+    if key in seen:
+        raise InterchangeError(
+            item.place, _("%(what)s key “%(key)s” appears twice") % {"what": what, "key": key}
+        )
+    return key
+
+
+def _parse_people(data: _Object, doc: _Document) -> None:
+    for item in _list_of_objects(data, "clubs", ("key", "name"), lambda _i, n: f"clubs[{n}]"):
+        key = _unique_key(doc.clubs, item, _("club"))
+        doc.clubs[key] = item.text("name", max_length=120)
+    for item in _list_of_objects(data, "players", ("key", "name", "club"), _keyed_place("players")):
+        key = _unique_key(doc.players, item, _("player"))
+        name = item.text("name", max_length=120)
+        club = item.text("club", default=None, max_length=64, nullable=True)
+        if club is not None and club not in doc.clubs:
+            raise InterchangeError(
+                item.place, _("club “%(club)s” is not in “clubs”") % {"club": _show(club)}
+            )
+        doc.players[key] = (name, club)
+    for item in _list_of_objects(data, "teams", ("key", "players", "name"), _keyed_place("teams")):
+        key = _unique_key(doc.teams, item, _("koppel"))
+        players = item.array("players")
+        if len(players) != 2 or any(not isinstance(p, str) for p in players):
+            raise InterchangeError(item.place, _("“players” must be a list of two player keys"))
+        for player in players:
+            if player not in doc.players:
+                raise InterchangeError(
+                    item.place,
+                    _("player “%(player)s” is not in “players”") % {"player": _show(player)},
+                )
+        if players[0] == players[1]:
+            raise InterchangeError(item.place, _("a koppel needs two different players"))
+        doc.teams[key] = (players[0], players[1], item.text("name", default="", max_length=120))
+
+
+def _parse_entries(data: _Object, doc: _Document) -> None:
+    entries = data.array("entries", default=[])
+    kind = doc.competition["kind"]
+    pool, section = (doc.teams, "teams") if kind == "pairs" else (doc.clubs, "clubs")
+    for entry in entries:
+        if not isinstance(entry, str):
+            raise InterchangeError(
+                "entries",
+                _("entries must be keys (text), not %(kind)s") % {"kind": _kind_of(entry)},
+            )
+        if entry not in pool:
+            raise InterchangeError(
+                "entries",
+                _(
+                    "“%(entry)s” is not in “%(section)s” "
+                    "(a %(kind)s competition's entries are %(section)s)"
+                )
+                % {"entry": _show(entry), "section": section, "kind": kind},
+            )
+        if entry in doc.entries:
+            raise InterchangeError("entries", _("“%(entry)s” is entered twice") % {"entry": entry})
+        doc.entries.append(entry)
+
+
+def _parse_matchdays(data: _Object, doc: _Document) -> None:
+    numbers: set[int] = set()
+    for position, raw in enumerate(data.array("matchdays", default=[]), start=1):
+        item = _Object(raw, f"matchdays[{position}]", ("number", "date", "matches"))
+        number = item.integer("number", minimum=1)
+        if number in numbers:
+            raise InterchangeError(
+                item.place, _("matchday %(number)s appears twice") % {"number": number}
+            )
+        numbers.add(number)
+        place = _("matchday %(number)s") % {"number": number}
+        item.place = place
+        raw_date = item.text("date", default=None, max_length=10, nullable=True)
+        date = None
+        if raw_date is not None:
+            try:
+                date = datetime.date.fromisoformat(raw_date)
+            except ValueError:
+                raise InterchangeError(
+                    place,
+                    _("“date” must be a date like 2026-10-02, not “%(value)s”")
+                    % {"value": _show(raw_date)},
+                ) from None
+        matchday = _Matchday(place=place, number=number, date=date, matches=[])
+        homes: set[str] = set()
+        aways: set[str] = set()
+        for index, raw_match in enumerate(item.array("matches", default=[]), start=1):
+            match = _parse_match(raw_match, _join(place, f"matches[{index}]"), doc, place)
+            for side, seen in ((match.home, homes), (match.away, aways)):
+                if side in seen:
+                    raise InterchangeError(
+                        match.place,
+                        _("“%(entry)s” already plays a match as %(role)s on this matchday")
+                        % {"entry": side, "role": _("home") if seen is homes else _("away")},
+                    )
+                seen.add(side)
+            matchday.matches.append(match)
+        doc.matchdays.append(matchday)
+
+
+def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _Match:
+    item = _Object(raw, place, ("home", "away", "games", "totals"))
+    home = item.text("home", max_length=64)
+    away = item.text("away", max_length=64)
+    item.place = place = _join(matchday_place, _("match %(slug)s") % {"slug": f"{home}-{away}"})
+    for role, entry in (("home", home), ("away", away)):
+        if entry not in doc.entries:
+            raise InterchangeError(
+                place,
+                _("%(role)s “%(entry)s” is not in “entries”") % {"role": role, "entry": entry},
+            )
+    if home == away:
+        raise InterchangeError(place, _("an entry cannot play against itself"))
+    totals = None
+    if item.has("totals"):
+        if item.has("games") and item.value["games"]:
+            raise InterchangeError(place, _("a match gives either “games” or “totals”, not both"))
+        totals = _int_pair(place, "totals", item.value["totals"], maximum=INT_MAX)
+    match = _Match(place=place, home=home, away=away, games=[], totals=totals)
+    raw_games = item.array("games", default=[])
+    sittings = {repr(g.get("sitting", 1)) for g in raw_games if isinstance(g, dict)}
+    tables: set[tuple[int, int]] = set()
+    for index, raw_game in enumerate(raw_games, start=1):
+        game = _parse_game(raw_game, _join(place, f"games[{index}]"), doc, match, len(sittings) > 1)
+        if (game.sitting, game.table) in tables:
+            raise InterchangeError(game.place, _("two games at the same table in the same sitting"))
+        tables.add((game.sitting, game.table))
+        match.games.append(game)
+    return match
+
+
+def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: bool) -> _Game:
+    item = _Object(
+        raw,
+        place,
+        ("table", "sitting", "team_a", "team_b", "seats", "rounds", "totals", "closed"),
+    )
+    table = item.integer("table", default=1, minimum=1)
+    sitting = item.integer("sitting", default=1, minimum=1)
+    if sittings:
+        name = _("game sitting %(sitting)s table %(table)s") % {"sitting": sitting, "table": table}
+    else:
+        name = _("game table %(table)s") % {"table": table}
+    item.place = place = _join(match.place, name)
+    team_a = item.text("team_a", max_length=64)
+    team_b = item.text("team_b", max_length=64)
+    for label, team in (("team_a", team_a), ("team_b", team_b)):
+        if team not in doc.teams:
+            raise InterchangeError(
+                place,
+                _("%(label)s “%(team)s” is not in “teams”") % {"label": label, "team": team},
+            )
+    if team_a == team_b:
+        raise InterchangeError(place, _("a koppel cannot play against itself"))
+    a_is_home = _team_side(place, doc, match, team_a, team_b)
+
+    seats = item.array("seats", default=None, nullable=True)
+    if seats is not None:
+        if len(seats) != 4 or any(not isinstance(s, str) for s in seats):
+            raise InterchangeError(place, _("“seats” must be a list of four player keys"))
+        for seat in seats:
+            if seat not in doc.players:
+                raise InterchangeError(
+                    place,
+                    _("player “%(player)s” in “seats” is not in “players”")
+                    % {"player": _show(seat)},
+                )
+        for label, team, pair in (
+            ("team_a", team_a, {seats[0], seats[2]}),
+            ("team_b", team_b, {seats[1], seats[3]}),
+        ):
+            if pair != set(doc.teams[team][:2]):
+                raise InterchangeError(
+                    place,
+                    _(
+                        "seats 1 and 3 must be team_a's players and seats 2 and 4 team_b's; "
+                        "%(label)s “%(team)s” is %(players)s"
+                    )
+                    % {"label": label, "team": team, "players": " & ".join(doc.teams[team][:2])},
+                )
+
+    totals = None
+    rounds: list[_Round] = []
+    if item.has("totals"):
+        if item.has("rounds") and item.value["rounds"]:
+            raise InterchangeError(place, _("a game gives either “rounds” or “totals”, not both"))
+        totals = _int_pair(place, "totals", item.value["totals"], maximum=SMALL_INT_MAX)
+    for number, raw_round in enumerate(item.array("rounds", default=[]), start=1):
+        rounds.append(
+            _parse_round(raw_round, _join(place, _("round %(number)s") % {"number": number}), doc)
+        )
+    closed = item.boolean("closed", default=False)
+    return _Game(
+        place=place,
+        table=table,
+        sitting=sitting,
+        team_a=team_a,
+        team_b=team_b,
+        a_is_home=a_is_home,
+        seats=seats,
+        rounds=rounds,
+        totals=totals,
+        closed=closed,
+    )
+
+
+def _team_side(place: str, doc: _Document, match: _Match, team_a: str, team_b: str) -> bool:
+    """Whether team_a plays for the home entry; refuses koppels that don't belong."""
+    if doc.competition["kind"] == "pairs":
+        if {team_a, team_b} != {match.home, match.away}:
+            raise InterchangeError(
+                place,
+                _("team_a and team_b must be the match's koppels “%(home)s” and “%(away)s”")
+                % {"home": match.home, "away": match.away},
+            )
+        return team_a == match.home
+    sides = []
+    for label, team in (("team_a", team_a), ("team_b", team_b)):
+        clubs = {doc.players[player][1] for player in doc.teams[team][:2]}
+        club = clubs.pop() if len(clubs) == 1 else None
+        if club not in (match.home, match.away):
+            raise InterchangeError(
+                place,
+                _("both players of %(label)s “%(team)s” must belong to “%(home)s” or “%(away)s”")
+                % {"label": label, "team": team, "home": match.home, "away": match.away},
+            )
+        sides.append(club)
+    if sides[0] == sides[1]:
+        raise InterchangeError(
+            place, _("team_a and team_b must play for different clubs of the match")
+        )
+    return sides[0] == match.home
+
+
+def _parse_round(raw: Any, place: str, doc: _Document) -> _Round:
+    item = _Object(raw, place, ("result", "side", "caller", "tricks"))
+    result = item.text("result", max_length=20)
+    if result not in RESULTS:
+        raise InterchangeError(
+            place,
+            _("“%(result)s” is not a round result; use one of %(results)s")
+            % {"result": _show(result), "results": ", ".join(RESULTS)},
+        )
+    side = item.value.get("side", _MISSING)
+    if side is _MISSING:
+        raise InterchangeError(place, _("“side” is missing"))
+    if side not in ("a", "b"):
+        raise InterchangeError(
+            place, _("“side” must be “a” or “b”, not “%(side)s”") % {"side": _show(side)}
+        )
+    caller = item.text("caller", default=None, max_length=64, nullable=True)
+    if caller is not None and caller not in doc.players:
+        raise InterchangeError(
+            place, _("caller “%(player)s” is not in “players”") % {"player": _show(caller)}
+        )
+    tricks = None
+    if item.value.get("tricks") is not None:
+        tricks = _int_pair(place, "tricks", item.value["tricks"], maximum=SMALL_INT_MAX)
+    return _Round(place=place, result=result, side=side, caller=caller, tricks=tricks)
+
+
+def _parse(data: Any) -> _Document:
+    if not isinstance(data, dict):
+        raise InterchangeError(
+            "document",
+            _("the file must hold one JSON object, not %(kind)s") % {"kind": _kind_of(data)},
+        )
+    if "format" not in data:
+        raise InterchangeError(
+            "document", _("“format” is missing: expected “%(format)s”") % {"format": FORMAT}
+        )
+    if data["format"] != FORMAT:
+        raise InterchangeError(
+            "format",
+            _("“%(given)s” is not a format this app reads: expected “%(format)s”")
+            % {"given": _show(data["format"]), "format": FORMAT},
+        )
+    top = _Object(
+        data,
+        "document",
+        ("format", "competition", "clubs", "players", "teams", "entries", "matchdays"),
+    )
+    doc = _Document(competition=_parse_competition(top))
+    _parse_people(top, doc)
+    _parse_entries(top, doc)
+    _parse_matchdays(top, doc)
+    return doc
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _check_existing(doc: _Document) -> tuple[dict[str, Club], dict[str, Player], dict[str, Team]]:
+    """The clubs, players and koppels the database already has under the file's keys.
+
+    Refuses a file that contradicts them (a player with another club, a koppel with other
+    players). Three queries.
+    """
+    clubs = {club.key: club for club in Club.objects.filter(key__in=list(doc.clubs))}
+    players = {
+        player.key: player
+        for player in Player.objects.filter(key__in=list(doc.players)).select_related("club")
+    }
+    for key, player in players.items():
+        stored = player.club.key if player.club else None
+        given = doc.players[key][1]
+        if stored != given:
+            raise InterchangeError(
+                f"players[{key}]",
+                _(
+                    "player “%(key)s” is registered with club %(stored)s, not %(given)s as this "
+                    "file says"
+                )
+                % {
+                    "key": key,
+                    "stored": f"“{stored}”" if stored else _("none"),
+                    "given": f"“{given}”" if given else _("none"),
+                },
+            )
+    teams = {
+        team.key: team
+        for team in Team.objects.filter(key__in=list(doc.teams)).select_related(
+            "player_1", "player_2"
+        )
+    }
+    for key, team in teams.items():
+        stored_players = {team.player_1.key, team.player_2.key}
+        if stored_players != set(doc.teams[key][:2]):
+            raise InterchangeError(
+                f"teams[{key}]",
+                _("koppel “%(key)s” is registered as %(stored)s, not %(given)s as this file says")
+                % {
+                    "key": key,
+                    "stored": " & ".join(sorted(stored_players)),
+                    "given": " & ".join(doc.teams[key][:2]),
+                },
+            )
+    return clubs, players, teams
+
+
+M = TypeVar("M", bound=models.Model)
+
+
+def _create_missing(model: type[M], existing: dict[str, M], new: list[M]) -> dict[str, M]:
+    """Insert `new` in one query; return every record by key (existing and new)."""
+    model.objects.bulk_create(new)  # type: ignore[attr-defined]
+    if any(obj.pk is None for obj in new):  # a backend that can't return ids
+        new = list(model.objects.filter(key__in=[obj.key for obj in new]))  # type: ignore[attr-defined]
+    return {**existing, **{obj.key: obj for obj in new}}  # type: ignore[attr-defined]
+
+
+def _delete_competition(competition: Competition) -> None:
+    """Delete a competition and its schedule and results (clubs, players, koppels stay)."""
+    Round.objects.filter(game__match__matchday__competition=competition).delete()
+    Game.objects.filter(match__matchday__competition=competition).delete()
+    Match.objects.filter(matchday__competition=competition).delete()
+    Matchday.objects.filter(competition=competition).delete()
+    Standing.objects.filter(competition=competition).delete()
+    Entry.objects.filter(competition=competition).delete()
+    competition.delete()
+
+
+@transaction.atomic
+def competition_import(*, data: dict[str, Any], replace: bool = False) -> Competition:
+    """Import one `troefclub-competition/1` document (parsed JSON); returns the competition.
+
+    All or nothing, in one transaction. With `replace`, a competition with the same slug is
+    deleted first (its directors carry over); without it, an existing slug is refused.
+    Standings are rebuilt before returning (and a refresh is queued for the commit).
+
+    Raises InterchangeError(place, message) on the first problem; nothing is saved then.
+    """
+    doc = _parse(data)
+    values = doc.competition
+    old = Competition.objects.filter(slug=values["slug"]).first()
+    directors: list[int] = []
+    if old is not None and not replace:
+        raise InterchangeError(
+            "competition",
+            _("a competition “%(slug)s” exists already; import with replace to overwrite it")
+            % {"slug": values["slug"]},
+        )
+    clubs, players, teams = _check_existing(doc)
+    if old is not None:
+        directors = list(old.directors.values_list("pk", flat=True))
+        _delete_competition(old)
+
+    clubs = _create_missing(
+        Club, clubs, [Club(key=k, name=n) for k, n in doc.clubs.items() if k not in clubs]
+    )
+    players = _create_missing(
+        Player,
+        players,
+        [
+            Player(key=k, name=name, club=clubs[club] if club else None)
+            for k, (name, club) in doc.players.items()
+            if k not in players
+        ],
+    )
+    teams = _create_missing(
+        Team,
+        teams,
+        [
+            Team(key=k, name=name, player_1=players[p1], player_2=players[p2])
+            for k, (p1, p2, name) in doc.teams.items()
+            if k not in teams
+        ],
+    )
+
+    competition = Competition.objects.create(**values)
+    if directors:
+        competition.directors.add(*directors)
+    pairs = competition.kind == Competition.Kind.PAIRS
+    entries = [
+        Entry(competition=competition, team=teams[key])
+        if pairs
+        else Entry(competition=competition, club=clubs[key])
+        for key in doc.entries
+    ]
+    Entry.objects.bulk_create(entries)
+    if any(entry.pk is None for entry in entries):
+        entries = list(competition.entries.select_related("team", "club"))
+    entry_by_key = {entry.key: entry for entry in entries}
+
+    for matchday in doc.matchdays:
+        matchday.instance = Matchday(
+            competition=competition, number=matchday.number, date=matchday.date
+        )
+    Matchday.objects.bulk_create([md.instance for md in doc.matchdays if md.instance])
+    all_matches = [match for md in doc.matchdays for match in md.matches]
+    for md in doc.matchdays:
+        for match in md.matches:
+            match.instance = Match(
+                matchday=md.instance, home=entry_by_key[match.home], away=entry_by_key[match.away]
+            )
+    Match.objects.bulk_create([m.instance for m in all_matches if m.instance])
+
+    for match in all_matches:
+        assert match.instance is not None
+        if match.totals is not None:
+            try:
+                match_totals_enter(
+                    match_id=match.instance.pk,
+                    total_home=match.totals[0],
+                    total_away=match.totals[1],
+                )
+            except RuleViolation as exc:
+                raise _violation(match.place, exc) from None
+        for game in match.games:
+            _import_game(game, match.instance, teams, players)
+
+    standings_rebuild(competition_id=competition.pk)
+    return competition
+
+
+def _import_game(
+    game: _Game, match: Match, teams: dict[str, Team], players: dict[str, Player]
+) -> None:
+    seats: list[Player | None] = [None] * 4
+    if game.seats:
+        seats = [players[key] for key in game.seats]
+    instance = Game.objects.create(
+        match=match,
+        table=game.table,
+        sitting=game.sitting,
+        team_a=teams[game.team_a],
+        team_b=teams[game.team_b],
+        a_is_home=game.a_is_home,
+        seat_1=seats[0],
+        seat_2=seats[1],
+        seat_3=seats[2],
+        seat_4=seats[3],
+    )
+    seat_names = {
+        number: f"{player.name} ({player.key})"
+        for number, player in enumerate(seats, start=1)
+        if player is not None
+    }
+    try:
+        if game.totals is not None:
+            game_totals_enter(game_id=instance.pk, total_a=game.totals[0], total_b=game.totals[1])
+        elif game.rounds:
+            game_rounds_load(
+                game_id=instance.pk,
+                rounds=[
+                    RoundRecord(
+                        result=rnd.result,
+                        side=rnd.side,
+                        caller_id=players[rnd.caller].pk if rnd.caller else None,
+                        tricks=rnd.tricks,
+                    )
+                    for rnd in game.rounds
+                ],
+            )
+        if game.closed:
+            game_close(game_id=instance.pk)
+    except RuleViolation as exc:
+        raise _violation(game.place, exc, seat_names=seat_names) from None
+
+
+def competition_counts(*, competition: Competition) -> dict[str, int]:
+    """How many matchdays, matches, games, rounds and standings rows a competition has."""
+    return {
+        "matchdays": Matchday.objects.filter(competition=competition).count(),
+        "matches": Match.objects.filter(matchday__competition=competition).count(),
+        "games": Game.objects.filter(match__matchday__competition=competition).count(),
+        "rounds": Round.objects.filter(game__match__matchday__competition=competition).count(),
+        "standings": Standing.objects.filter(competition=competition).count(),
+    }
+
+
+# ------------------------------------------------------------------ export
+
+
+def _rules_export(competition: Competition) -> dict[str, Any]:
+    rules: dict[str, Any] = {
+        "target_score": competition.target_score,
+        "fixed_rounds": competition.fixed_rounds,
+        "kap_partner_allowed": competition.kap_partner_allowed,
+        "stinkende_bonus": {
+            "kap": competition.stinkende_kap_bonus,
+            "baunie": competition.stinkende_baunie_bonus,
+        },
+        "redeal_allowed": competition.redeal_allowed,
+    }
+    for name, default in EXTRA_RULE_DEFAULTS.items():
+        value = getattr(competition, name)
+        if value != default:
+            rules[name] = value
+    return rules
+
+
+def competition_export(*, competition: Competition) -> dict[str, Any]:
+    """The competition as a `troefclub-competition/1` document (a dict ready for JSON).
+
+    Lists come in the order they were created (an imported file's order); clubs, players
+    and koppels are those the competition uses. Seven queries whatever the size.
+    """
+    entries = list(
+        competition.entries.select_related(
+            "club", "team__player_1__club", "team__player_2__club"
+        ).order_by("pk")
+    )
+    matchdays = list(competition.matchdays.order_by("number"))
+    matches = list(
+        Match.objects.filter(matchday__competition=competition)
+        .select_related("home__team", "home__club", "away__team", "away__club")
+        .order_by("pk")
+    )
+    seat_fields = ("seat_1__club", "seat_2__club", "seat_3__club", "seat_4__club")
+    games = list(
+        Game.objects.filter(match__matchday__competition=competition)
+        .select_related(
+            "team_a__player_1__club",
+            "team_a__player_2__club",
+            "team_b__player_1__club",
+            "team_b__player_2__club",
+            *seat_fields,
+        )
+        .order_by("pk")
+    )
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for game_id, result, side, caller, tricks_a, tricks_b in (
+        Round.objects.filter(game__match__matchday__competition=competition)
+        .order_by("game_id", "number")
+        .values_list("game_id", "result", "side", "caller__key", "tricks_a", "tricks_b")
+    ):
+        row: dict[str, Any] = {"result": result, "side": side}
+        if caller is not None:
+            row["caller"] = caller
+        if tricks_a is not None:
+            row["tricks"] = [tricks_a, tricks_b]
+        rounds.setdefault(game_id, []).append(row)
+
+    teams: dict[int, Team] = {}
+    players: dict[int, Player] = {}
+    clubs: dict[int, Club] = {}
+    for entry in entries:
+        if entry.team:
+            teams[entry.team.pk] = entry.team
+        if entry.club:
+            clubs[entry.club.pk] = entry.club
+    for game in games:
+        teams[game.team_a.pk] = game.team_a
+        teams[game.team_b.pk] = game.team_b
+        for seat in (game.seat_1, game.seat_2, game.seat_3, game.seat_4):
+            if seat is not None:
+                players[seat.pk] = seat
+    for team in teams.values():
+        players[team.player_1.pk] = team.player_1
+        players[team.player_2.pk] = team.player_2
+    for player in players.values():
+        if player.club:
+            clubs[player.club.pk] = player.club
+
+    games_by_match: dict[int, list[Game]] = {}
+    for game in games:
+        games_by_match.setdefault(game.match_id, []).append(game)
+    matches_by_day: dict[int, list[Match]] = {}
+    for match in matches:
+        matches_by_day.setdefault(match.matchday_id, []).append(match)
+
+    def game_export(game: Game) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "table": game.table,
+            "sitting": game.sitting,
+            "team_a": game.team_a.key,
+            "team_b": game.team_b.key,
+        }
+        if game.seat_1 is not None:
+            row["seats"] = [
+                seat.key for seat in (game.seat_1, game.seat_2, game.seat_3, game.seat_4) if seat
+            ]
+        if game.by_totals:
+            row["totals"] = [game.total_a, game.total_b]
+        else:
+            row["rounds"] = rounds.get(game.pk, [])
+        if game.status == Game.Status.CLOSED:
+            row["closed"] = True
+        return row
+
+    def match_export(match: Match) -> dict[str, Any]:
+        row: dict[str, Any] = {"home": match.home.key, "away": match.away.key}
+        if match.pk in games_by_match:
+            row["games"] = [game_export(game) for game in games_by_match[match.pk]]
+        elif match.has_reported_totals:
+            row["totals"] = [match.total_home, match.total_away]
+        return row
+
+    def team_export(team: Team) -> dict[str, Any]:
+        row: dict[str, Any] = {"key": team.key, "players": [team.player_1.key, team.player_2.key]}
+        if team.name:
+            row["name"] = team.name
+        return row
+
+    return {
+        "format": FORMAT,
+        "competition": {
+            "slug": competition.slug,
+            "name": competition.name,
+            "season": competition.season,
+            "kind": competition.kind,
+            "rules": _rules_export(competition),
+            "standings": {
+                "win": competition.points_win,
+                "draw": competition.points_draw,
+                "loss": competition.points_loss,
+                "tiebreaks": list(competition.tiebreaks),
+            },
+        },
+        "clubs": [{"key": c.key, "name": c.name} for _pk, c in sorted(clubs.items())],
+        "players": [
+            {"key": p.key, "name": p.name, "club": p.club.key if p.club else None}
+            for _pk, p in sorted(players.items())
+        ],
+        "teams": [team_export(t) for _pk, t in sorted(teams.items())],
+        "entries": [entry.key for entry in entries],
+        "matchdays": [
+            {
+                "number": md.number,
+                "date": md.date.isoformat() if md.date else None,
+                "matches": [match_export(m) for m in matches_by_day.get(md.pk, [])],
+            }
+            for md in matchdays
+        ],
+    }

@@ -1,0 +1,56 @@
+"""`manage.py ensure_demo_director [--force]`: the demo login `director` / `director`.
+
+A staff user (not a superuser) with every permission of the tournaments and scoring apps,
+made a director of every competition. Idempotent: an existing `director` keeps its password.
+Refused when DEBUG is off unless `--force`: it is a demo account with a known password.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+
+from tournaments.models import Competition
+
+USERNAME = PASSWORD = "director"
+
+
+class Command(BaseCommand):
+    help = "Create the demo director login (director/director) and let it direct everything."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--force", action="store_true", help="run even when DEBUG is off (not for production)"
+        )
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["force"]:
+            raise CommandError(
+                "DEBUG is off: refusing to create a demo account with a known password "
+                "(use --force if you really mean it)."
+            )
+        user, created = get_user_model().objects.get_or_create(
+            username=USERNAME, defaults={"is_staff": True}
+        )
+        if created:
+            user.set_password(PASSWORD)
+            user.save()
+        elif not user.is_staff:
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+        user.user_permissions.add(
+            *Permission.objects.filter(content_type__app_label__in=("tournaments", "scoring"))
+        )
+        user.directed_competitions.add(*Competition.objects.all())
+        password = PASSWORD if created else "(unchanged)"
+        self.stdout.write(
+            f"{'Created' if created else 'Updated'} demo director: "
+            f"user {USERNAME}, password {password}; "
+            f"directs {user.directed_competitions.count()} competitions."
+        )
