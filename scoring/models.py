@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring.messages import RESULT_LABELS
 from scoring.rules import Result, Side
 from tournaments.models import Competition, Entry, Match, Player, Team
 
@@ -81,10 +82,10 @@ class Game(models.Model):
     )
     score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
     score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
-    kaps_a = models.PositiveSmallIntegerField(default=0)
-    kaps_b = models.PositiveSmallIntegerField(default=0)
-    baunies_a = models.PositiveSmallIntegerField(default=0)
-    baunies_b = models.PositiveSmallIntegerField(default=0)
+    kaps_a = models.PositiveSmallIntegerField(_("kaps A"), default=0)
+    kaps_b = models.PositiveSmallIntegerField(_("kaps B"), default=0)
+    baunies_a = models.PositiveSmallIntegerField(_("baunies A"), default=0)
+    baunies_b = models.PositiveSmallIntegerField(_("baunies B"), default=0)
 
     history = HistoricalRecords()
 
@@ -168,7 +169,7 @@ class Round(models.Model):
     result = models.CharField(
         _("result"),
         max_length=14,
-        choices=[(r.value, r.value.replace("_", " ")) for r in Result],
+        choices=[(r.value, RESULT_LABELS[r.value]) for r in Result],
     )
     side = models.CharField(
         _("side"), max_length=1, choices=[("a", _("koppel A")), ("b", _("koppel B"))]

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Prefetch, QuerySet
 
 from scoring.models import Game, Round, Standing
-from scoring.rules import MatchOutcome, Points
+from scoring.rules import (
+    MatchOutcome,
+    Points,
+    Replay,
+    Result,
+    RoundInput,
+    RuleSet,
+    RuleViolation,
+    Side,
+    check_game_totals,
+    replay,
+)
 from tournaments.models import Competition, Entry, Match
 
 
@@ -177,3 +189,86 @@ def game_detail(*, game_id: int) -> Game:
         "seat_3",
         "seat_4",
     ).get(pk=game_id)
+
+
+def round_input(
+    game: Game, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
+) -> RoundInput:
+    """A round as the engine takes it: result and side parsed, the caller as a seat (1–4).
+
+    Raises RuleViolation: `result_unknown`, `seats_required` (a caller but no seats),
+    `caller_not_at_table`.
+    """
+    try:
+        result_value, side_value = Result(result), Side(side)
+    except ValueError:
+        raise RuleViolation("result_unknown", result=result, side=side) from None
+    seat = None
+    if caller_id is not None:
+        seats = game.seats
+        if None in seats:
+            raise RuleViolation("seats_required")
+        if caller_id not in seats:
+            raise RuleViolation("caller_not_at_table", caller=caller_id)
+        seat = seats.index(caller_id) + 1
+    return RoundInput(result=result_value, side=side_value, caller=seat, tricks=tricks)
+
+
+def game_round_inputs(game: Game, rounds: Sequence[Round]) -> list[RoundInput]:
+    """The stored `rounds` of `game`, in the order given, as engine input."""
+    return [
+        round_input(game, result=r.result, side=r.side, caller_id=r.caller_id, tricks=r.tricks)
+        for r in rounds
+    ]
+
+
+def game_next_caller(*, game: Game, rounds: Sequence[Round]) -> int | None:
+    """The player id whose turn it is to call the next round (RULES.md "Who calls next").
+
+    `rounds` are the game's stored rounds in order. None while the rotation is unknown
+    (no caller recorded yet, no seats) or the game is over.
+    """
+    if None in game.seats:
+        return None
+    try:
+        state = replay(game.match.matchday.competition.rule_set, game_round_inputs(game, rounds))
+    except RuleViolation:
+        return None  # stored rounds that no longer fit the rules: nobody to propose
+    if state.state.finished or state.state.caller is None:
+        return None
+    return game.seats[state.state.caller - 1]
+
+
+def competition_games_replay(
+    *, competition: Competition, rules: RuleSet
+) -> list[tuple[Game, list[Round], Replay | None]]:
+    """Every game of a competition replayed under `rules`, in two queries.
+
+    Returns (game, its rounds in order, the replay) per game; the replay is None for a game
+    entered as totals (those are checked with `check_game_totals`). Used to try a change
+    of rules before saving it, and to re-score the games after it.
+
+    Raises RuleViolation from the first game that breaks `rules`, with `game` (its id) and,
+    for a round, `round` added to the params.
+    """
+    games = list(
+        Game.objects.filter(match__matchday__competition=competition)
+        .select_related("match__matchday")
+        .prefetch_related(Prefetch("rounds", queryset=Round.objects.order_by("number")))
+        .order_by("match__matchday__number", "match_id", "sitting", "table")
+    )
+    replayed: list[tuple[Game, list[Round], Replay | None]] = []
+    for game in games:
+        rounds = list(game.rounds.all())
+        try:
+            if game.total_a is not None and game.total_b is not None:
+                check_game_totals(game.total_a, game.total_b, rules)
+                replayed.append((game, rounds, None))
+                continue
+            played = replay(rules, game_round_inputs(game, rounds))
+            if game.status == Game.Status.CLOSED and not played.state.finished:
+                played = Replay(state=played.state.close(), points=played.points)
+        except RuleViolation as exc:
+            raise exc.at(game=game.pk) from None
+        replayed.append((game, rounds, played))
+    return replayed

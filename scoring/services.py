@@ -21,10 +21,8 @@ from scoring import selectors
 from scoring.models import Game, Round, Standing
 from scoring.rules import (
     Replay,
-    Result,
     RoundInput,
     RuleViolation,
-    Side,
     check_game_totals,
     check_match_totals,
     compute_standings,
@@ -49,39 +47,9 @@ def _game_locked(game_id: int) -> Game:
         raise RuleViolation("game_unknown", game=game_id) from None
 
 
-def _seat_of(game: Game, player_id: int) -> int:
-    """The seat (1–4) of a player at this game's table."""
-    seats = game.seats
-    if seats[0] is None:
-        raise RuleViolation("seats_required")
-    try:
-        return seats.index(player_id) + 1
-    except ValueError:
-        raise RuleViolation("caller_not_at_table", caller=player_id) from None
-
-
-def _round_input(
-    game: Game, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
-) -> RoundInput:
-    try:
-        result_value, side_value = Result(result), Side(side)
-    except ValueError:
-        raise RuleViolation("result_unknown", result=result, side=side) from None
-    caller = _seat_of(game, caller_id) if caller_id is not None else None
-    return RoundInput(result=result_value, side=side_value, caller=caller, tricks=tricks)
-
-
-def _stored_inputs(game: Game, rounds: Sequence[Round]) -> list[RoundInput]:
-    return [
-        _round_input(game, result=r.result, side=r.side, caller_id=r.caller_id, tricks=r.tricks)
-        for r in rounds
-    ]
-
-
 def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = True) -> Replay:
     """Replay `inputs` under the game's competition rules; a director's close survives."""
-    rules = game.match.matchday.competition.rule_set
-    result = replay(rules, inputs)
+    result = replay(game.match.matchday.competition.rule_set, inputs)
     if keep_closed and game.status == Game.Status.CLOSED and not result.state.finished:
         result = Replay(state=result.state.close(), points=result.points)
     return result
@@ -180,7 +148,7 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
     for number, record in enumerate(rounds, start=1):
         try:
             inputs.append(
-                _round_input(
+                selectors.round_input(
                     game,
                     result=record.result,
                     side=record.side,
@@ -242,8 +210,10 @@ def round_record(
     rounds = list(game.rounds.order_by("number"))
     number = len(rounds) + 1
     try:
-        new = _round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
-        before = _replay(game, _stored_inputs(game, rounds))
+        new = selectors.round_input(
+            game, result=result, side=side, caller_id=caller_id, tricks=tricks
+        )
+        before = _replay(game, selectors.game_round_inputs(game, rounds))
         step = before.state.apply(new)
     except RuleViolation as exc:
         raise exc.at(round=number) from None
@@ -288,10 +258,12 @@ def round_correct(
     rounds = list(game.rounds.order_by("number"))
     target = next(r for r in rounds if r.pk == round_id)
     try:
-        changed = _round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+        changed = selectors.round_input(
+            game, result=result, side=side, caller_id=caller_id, tricks=tricks
+        )
     except RuleViolation as exc:
         raise exc.at(round=target.number) from None
-    inputs = _stored_inputs(game, rounds)
+    inputs = selectors.game_round_inputs(game, rounds)
     inputs[target.number - 1] = changed
     played = _replay(game, inputs)
     target.result, target.side, target.caller_id = (
@@ -323,7 +295,7 @@ def round_delete(*, round_id: int) -> None:
     rounds = list(game.rounds.order_by("number"))
     doomed = next(r for r in rounds if r.pk == round_id)
     kept = [r for r in rounds if r.pk != round_id]
-    played = _replay(game, _stored_inputs(game, kept))
+    played = _replay(game, selectors.game_round_inputs(game, kept))
     doomed.delete()
     for rnd in kept:
         if rnd.number > doomed.number:
@@ -344,7 +316,7 @@ def game_close(*, game_id: int) -> Game:
     game = _game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_finished", score_a=game.score_a, score_b=game.score_b)
-    played = _replay(game, _stored_inputs(game, list(game.rounds.order_by("number"))))
+    played = _replay(game, selectors.game_round_inputs(game, list(game.rounds.order_by("number"))))
     _store_state(game, Replay(state=played.state.close(), points=played.points))
     _refresh_standings_on_commit(game.match.matchday.competition_id)
     return game
@@ -363,7 +335,9 @@ def game_reopen(*, game_id: int) -> Game:
     elif game.status != Game.Status.CLOSED:
         raise RuleViolation("game_not_closed")
     played = _replay(
-        game, _stored_inputs(game, list(game.rounds.order_by("number"))), keep_closed=False
+        game,
+        selectors.game_round_inputs(game, list(game.rounds.order_by("number"))),
+        keep_closed=False,
     )
     _store_state(game, played)
     _refresh_standings_on_commit(game.match.matchday.competition_id)
@@ -414,6 +388,37 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int) -> Ma
     match.save(update_fields=["total_home", "total_away"])
     _refresh_standings_on_commit(match.matchday.competition_id)
     return match
+
+
+@transaction.atomic
+def competition_games_rescore(*, competition_id: int) -> int:
+    """Re-score every game of a competition under its current rules; returns games changed.
+
+    Run after a league admin changes the rule options, so stored points, game status and
+    standings follow the new rules. All the competition's games are locked first.
+
+    Raises RuleViolation from the first game that the new rules break (`game` = its id,
+    `round` when a round breaks them); then nothing is changed.
+    """
+    competition = Competition.objects.get(pk=competition_id)
+    # Lock every game: no round may be added under the old rules while we re-score.
+    list(
+        Game.objects.select_for_update(of=("self",))
+        .filter(match__matchday__competition=competition)
+        .values_list("pk", flat=True)
+    )
+    changed = 0
+    for game, rounds, played in selectors.competition_games_replay(
+        competition=competition, rules=competition.rule_set
+    ):
+        if played is None:
+            continue
+        before = (game.score_a, game.score_b, game.status)
+        _sync_points(rounds, played)
+        _store_state(game, played)
+        changed += before != (game.score_a, game.score_b, game.status)
+    _refresh_standings_on_commit(competition_id)
+    return changed
 
 
 @transaction.atomic

@@ -10,12 +10,13 @@ import datetime
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from scoring.models import Game
 from tournaments.models import Club, Competition, Entry, Match, Matchday, Player, Team
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -24,7 +25,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("pass-word-123")
 
 
-class ClubFactory(factory.django.DjangoModelFactory):
+class ClubFactory(factory.django.DjangoModelFactory[Club]):
     class Meta:
         model = Club
 
@@ -32,7 +33,7 @@ class ClubFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Club {n}")
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -40,7 +41,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Player {n}")
 
 
-class TeamFactory(factory.django.DjangoModelFactory):
+class TeamFactory(factory.django.DjangoModelFactory[Team]):
     class Meta:
         model = Team
 
@@ -49,7 +50,7 @@ class TeamFactory(factory.django.DjangoModelFactory):
     player_2 = factory.SubFactory(PlayerFactory)
 
 
-class CompetitionFactory(factory.django.DjangoModelFactory):
+class CompetitionFactory(factory.django.DjangoModelFactory[Competition]):
     class Meta:
         model = Competition
 
@@ -59,7 +60,7 @@ class CompetitionFactory(factory.django.DjangoModelFactory):
     tiebreaks = ["points", "saldo", "points_for", "head_to_head"]
 
 
-class TeamEntryFactory(factory.django.DjangoModelFactory):
+class TeamEntryFactory(factory.django.DjangoModelFactory[Entry]):
     class Meta:
         model = Entry
 
@@ -67,7 +68,7 @@ class TeamEntryFactory(factory.django.DjangoModelFactory):
     team = factory.SubFactory(TeamFactory)
 
 
-class ClubEntryFactory(factory.django.DjangoModelFactory):
+class ClubEntryFactory(factory.django.DjangoModelFactory[Entry]):
     class Meta:
         model = Entry
 
@@ -75,7 +76,7 @@ class ClubEntryFactory(factory.django.DjangoModelFactory):
     club = factory.SubFactory(ClubFactory)
 
 
-class MatchdayFactory(factory.django.DjangoModelFactory):
+class MatchdayFactory(factory.django.DjangoModelFactory[Matchday]):
     class Meta:
         model = Matchday
 
@@ -84,7 +85,7 @@ class MatchdayFactory(factory.django.DjangoModelFactory):
     date = factory.LazyFunction(lambda: datetime.date(2026, 10, 2))
 
 
-class MatchFactory(factory.django.DjangoModelFactory):
+class MatchFactory(factory.django.DjangoModelFactory[Match]):
     class Meta:
         model = Match
 
@@ -97,7 +98,7 @@ class MatchFactory(factory.django.DjangoModelFactory):
     )
 
 
-class GameFactory(factory.django.DjangoModelFactory):
+class GameFactory(factory.django.DjangoModelFactory[Game]):
     """A game of a pairs match: koppel A is the home entry's team, B the away one's."""
 
     class Meta:

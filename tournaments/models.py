@@ -177,6 +177,19 @@ class Competition(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    # The fields `rule_set` reads: changing any of them re-scores the competition's games.
+    RULE_FIELDS = (
+        "target_score",
+        "fixed_rounds",
+        "kap_partner_allowed",
+        "early_kap_penalty",
+        "stinkende_kap_bonus",
+        "stinkende_baunie_bonus",
+        "redeal_allowed",
+        "callers_required",
+        "close_by_director_allowed",
+    )
+
     @property
     def rule_set(self) -> RuleSet:
         return RuleSet(

@@ -16,8 +16,8 @@ def make_game(db: None) -> Callable[..., Game]:
     """`make_game(**rule_options)`: a fresh game of a new competition with those options."""
 
     def make(**competition_options: Any) -> Game:
-        competition = CompetitionFactory(**competition_options)
-        return GameFactory(competition=competition)
+        competition = CompetitionFactory.create(**competition_options)
+        return GameFactory.create(competition=competition)
 
     return make
 

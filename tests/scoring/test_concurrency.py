@@ -15,7 +15,7 @@ from tests.factories import GameFactory
 def test_simultaneous_rounds_are_numbered_one_after_the_other():
     if connection.vendor != "postgresql":
         pytest.skip("row locks are what is tested; SQLite locks the whole file")
-    game = GameFactory()
+    game = GameFactory.create()
     start = threading.Barrier(2)
     errors: list[BaseException] = []
 

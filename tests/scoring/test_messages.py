@@ -16,7 +16,8 @@ from scoring.rules.game import GameState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((REPO_ROOT / "scoring" / "rules").glob("*.py")) + [
-    REPO_ROOT / "scoring" / "services.py"
+    REPO_ROOT / "scoring" / "services.py",
+    REPO_ROOT / "scoring" / "selectors.py",
 ]
 GENERIC = "Not allowed by the rules"
 
@@ -26,7 +27,7 @@ KEYWORD = re.compile(r"(\w+)\s*=")
 
 # game.py raises this one through a variable: code = "caller_required_for_bonus" if … else
 # "caller_required"; the regex can't see it.
-INDIRECT_CODES = {"caller_required": set()}
+INDIRECT_CODES: dict[str, set[str]] = {"caller_required": set()}
 
 # A plausible value for each parameter name used by the engine and the services.
 PLAUSIBLE = {

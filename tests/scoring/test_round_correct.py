@@ -112,7 +112,7 @@ def test_deleting_a_round_the_rotation_depends_on_is_refused(game):
 
 @pytest.mark.parametrize("service", [round_correct, round_delete])
 def test_unknown_round_is_a_rule_violation(db, service):
-    kwargs = {"round_id": 424242}
+    kwargs: dict[str, object] = {"round_id": 424242}
     if service is round_correct:
         kwargs |= {"result": "kap", "side": "a"}
     with pytest.raises(RuleViolation) as caught:

@@ -206,7 +206,7 @@ def test_callers_required_refuses_a_round_without_caller(make_game):
 def test_caller_must_sit_at_the_table(game):
     from tests.factories import PlayerFactory
 
-    stranger = PlayerFactory()
+    stranger = PlayerFactory.create()
     with pytest.raises(RuleViolation) as caught:
         round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=stranger.pk)
     assert caught.value.code == "caller_not_at_table"

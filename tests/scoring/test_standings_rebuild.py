@@ -22,7 +22,7 @@ from tests.factories import (
 
 
 def finished_game(competition, *, winner: str = "a", kaps: int = 4) -> Game:
-    game = GameFactory(competition=competition)
+    game = GameFactory.create(competition=competition)
     for _ in range(kaps):
         round_record(game_id=game.pk, result="kap", side=winner)
     return game
@@ -37,9 +37,9 @@ def table(competition) -> list[tuple[str, int, int, int, int]]:
 
 
 def test_rebuild_uses_a_bounded_number_of_queries(db, django_assert_max_num_queries):
-    small = CompetitionFactory()
+    small = CompetitionFactory.create()
     finished_game(small)
-    big = CompetitionFactory()
+    big = CompetitionFactory.create()
     for _ in range(12):
         finished_game(big)
     with django_assert_max_num_queries(8):
@@ -49,7 +49,7 @@ def test_rebuild_uses_a_bounded_number_of_queries(db, django_assert_max_num_quer
 
 
 def test_rebuild_twice_writes_the_same_table(db):
-    competition = CompetitionFactory()
+    competition = CompetitionFactory.create()
     finished_game(competition)
     finished_game(competition, winner="b")
     standings_rebuild(competition_id=competition.pk)
@@ -60,9 +60,9 @@ def test_rebuild_twice_writes_the_same_table(db):
 
 
 def test_only_finished_matches_count(db):
-    competition = CompetitionFactory()
+    competition = CompetitionFactory.create()
     done = finished_game(competition)
-    open_game = GameFactory(competition=competition)
+    open_game = GameFactory.create(competition=competition)
     round_record(game_id=open_game.pk, result="baunie", side="a")
     standings_rebuild(competition_id=competition.pk)
 
@@ -74,7 +74,7 @@ def test_only_finished_matches_count(db):
 
 
 def test_fully_tied_entries_share_a_rank(db):
-    competition = CompetitionFactory(tiebreaks=["points", "saldo"])
+    competition = CompetitionFactory.create(tiebreaks=["points", "saldo"])
     finished_game(competition)
     finished_game(competition)
     standings_rebuild(competition_id=competition.pk)
@@ -83,11 +83,11 @@ def test_fully_tied_entries_share_a_rank(db):
 
 def test_competition_tiebreak_order_is_used(db):
     # Same points and saldo; more kaps wins only when the competition says so.
-    competition = CompetitionFactory(tiebreaks=["points", "kaps"])
-    winner_by_kaps = GameFactory(competition=competition)
+    competition = CompetitionFactory.create(tiebreaks=["points", "kaps"])
+    winner_by_kaps = GameFactory.create(competition=competition)
     for result in ["kap", "kap", "kap", "kap"]:
         round_record(game_id=winner_by_kaps.pk, result=result, side="a")
-    other = GameFactory(competition=competition)
+    other = GameFactory.create(competition=competition)
     for result in ["baunie", "kap"]:
         round_record(game_id=other.pk, result=result, side="a")
     standings_rebuild(competition_id=competition.pk)
@@ -98,18 +98,21 @@ def test_competition_tiebreak_order_is_used(db):
 
 def test_club_match_sums_every_koppel_whichever_side_sits_as_a(db):
     # DESIGN.md: a club match's score is the sum of all its koppels' points.
-    competition = CompetitionFactory(kind="clubs", tiebreaks=["points", "saldo"])
-    home = ClubEntryFactory(competition=competition)
-    away = ClubEntryFactory(competition=competition)
-    match = MatchFactory(matchday=MatchdayFactory(competition=competition), home=home, away=away)
+    competition = CompetitionFactory.create(kind="clubs", tiebreaks=["points", "saldo"])
+    home = ClubEntryFactory.create(competition=competition)
+    away = ClubEntryFactory.create(competition=competition)
+    match = MatchFactory.create(
+        matchday=MatchdayFactory.create(competition=competition), home=home, away=away
+    )
 
     def koppel(club):
-        return TeamFactory(
-            player_1=PlayerFactory(club=club.club), player_2=PlayerFactory(club=club.club)
+        return TeamFactory.create(
+            player_1=PlayerFactory.create(club=club.club),
+            player_2=PlayerFactory.create(club=club.club),
         )
 
-    first = GameFactory(match=match, team_a=koppel(home), team_b=koppel(away), table=1)
-    second = GameFactory(
+    first = GameFactory.create(match=match, team_a=koppel(home), team_b=koppel(away), table=1)
+    second = GameFactory.create(
         match=match, team_a=koppel(away), team_b=koppel(home), table=2, a_is_home=False
     )
     game_totals_enter(game_id=first.pk, total_a=20, total_b=12)
@@ -122,11 +125,11 @@ def test_club_match_sums_every_koppel_whichever_side_sits_as_a(db):
 
 
 def test_reported_match_totals_count(db):
-    competition = CompetitionFactory(kind="clubs")
-    home = ClubEntryFactory(competition=competition)
-    away = ClubEntryFactory(competition=competition)
-    MatchFactory(
-        matchday=MatchdayFactory(competition=competition),
+    competition = CompetitionFactory.create(kind="clubs")
+    home = ClubEntryFactory.create(competition=competition)
+    away = ClubEntryFactory.create(competition=competition)
+    MatchFactory.create(
+        matchday=MatchdayFactory.create(competition=competition),
         home=home,
         away=away,
         total_home=81,
@@ -138,7 +141,7 @@ def test_reported_match_totals_count(db):
 
 
 def test_entries_without_matches_still_have_a_row(db):
-    competition = CompetitionFactory()
+    competition = CompetitionFactory.create()
     TeamEntryFactory.create_batch(3, competition=competition)
     assert standings_rebuild(competition_id=competition.pk) == 3
     assert set(Standing.objects.values_list("rank", flat=True)) == {1}

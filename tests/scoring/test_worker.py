@@ -90,8 +90,8 @@ def test_worker_process_writes_standings_after_a_saved_result(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        competition = CompetitionFactory()
-        game = GameFactory(competition=competition)
+        competition = CompetitionFactory.create()
+        game = GameFactory.create(competition=competition)
         for _ in range(4):  # four kaps: 20–0, the game is over
             round_record(game_id=game.pk, result="kap", side="a")
 

@@ -51,7 +51,7 @@ def test_is_idempotent_and_keeps_a_changed_password():
     user = get_user_model().objects.get(username="director")
     user.set_password("secret-now")
     user.save()
-    later = CompetitionFactory()
+    later = CompetitionFactory.create()
 
     out = ensure("--force")
 
@@ -62,6 +62,6 @@ def test_is_idempotent_and_keeps_a_changed_password():
 
 
 def test_an_existing_non_staff_director_becomes_staff():
-    UserFactory(username="director")
+    UserFactory.create(username="director")
     ensure("--force")
     assert get_user_model().objects.get(username="director").is_staff

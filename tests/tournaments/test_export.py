@@ -60,7 +60,7 @@ def test_extra_rule_fields_round_trip_only_when_set():
 
 
 def test_export_of_a_competition_made_in_the_app_imports_again():
-    game = GameFactory()
+    game = GameFactory.create()
     round_record(game_id=game.pk, result="kap", side="a", caller_id=game.seat_1_id)
     competition = game.match.matchday.competition
     exported = competition_export(competition=competition)

@@ -81,7 +81,7 @@ def test_stcb_imports_and_ranks_as_published(tmp_path):
 
 def test_reimport_is_refused_without_replace_and_replaces_with_it(tmp_path):
     run_import(tmp_path, load(SAMPLE))
-    director = UserFactory()
+    director = UserFactory.create()
     Competition.objects.get().directors.add(director)
     before = row_counts()
 
@@ -128,10 +128,10 @@ def test_interchange_error_has_place_and_message():
 
 
 def test_existing_keys_are_reused(tmp_path):
-    kampoe = ClubFactory(key="kampoe", name="Kampoe (old name)")
-    anna = PlayerFactory(key="anna", club=kampoe)
-    carla = PlayerFactory(key="carla", club=kampoe)
-    team = TeamFactory(key="noord", player_1=carla, player_2=anna)
+    kampoe = ClubFactory.create(key="kampoe", name="Kampoe (old name)")
+    anna = PlayerFactory.create(key="anna", club=kampoe)
+    carla = PlayerFactory.create(key="carla", club=kampoe)
+    team = TeamFactory.create(key="noord", player_1=carla, player_2=anna)
 
     run_import(tmp_path, document())
 
@@ -143,7 +143,11 @@ def test_existing_keys_are_reused(tmp_path):
 
 
 def test_a_koppel_key_with_other_players_is_refused(tmp_path):
-    TeamFactory(key="noord", player_1=PlayerFactory(key="anna"), player_2=PlayerFactory(key="eva"))
+    TeamFactory.create(
+        key="noord",
+        player_1=PlayerFactory.create(key="anna"),
+        player_2=PlayerFactory.create(key="eva"),
+    )
     before = row_counts()
 
     with pytest.raises(CommandError, match=r"teams\[noord\]: koppel “noord” is registered as"):
@@ -154,7 +158,7 @@ def test_a_koppel_key_with_other_players_is_refused(tmp_path):
 
 
 def test_a_player_key_with_another_club_is_refused(tmp_path):
-    PlayerFactory(key="bert", club=ClubFactory(key="toppers"))
+    PlayerFactory.create(key="bert", club=ClubFactory.create(key="toppers"))
 
     with pytest.raises(CommandError, match=r"players\[bert\]: .*club “toppers”"):
         run_import(tmp_path, document())

@@ -1,0 +1,151 @@
+"""Public pages: competitions, standings, matchdays, matches and games. No login needed.
+
+Each view fetches what the page shows (through `scoring.selectors` where there is logic),
+then renders; an htmx request gets the page's named partial, a normal one the full page.
+Anything unknown, or a match or game of another competition, is a 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django_tables2 import RequestConfig
+
+from scoring import selectors
+from scoring.forms import MatchTotalsForm
+from scoring.messages import RESULT_LABELS
+from scoring.models import Game
+from tournaments.models import Competition, Match, Matchday
+from tournaments.tables import StandingTable
+
+ENTRY_JOINS = (
+    "home__team__player_1",
+    "home__team__player_2",
+    "home__club",
+    "away__team__player_1",
+    "away__team__player_2",
+    "away__club",
+)
+GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
+
+
+def render_page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str,
+    status: int = 200,
+) -> HttpResponse:
+    """The full page, or only its `{% partialdef partial %}` for an htmx request."""
+    name = f"{template}#{partial}" if getattr(request, "htmx", False) else template
+    return render(request, name, context, status=status)
+
+
+def competition_list(request: HttpRequest) -> HttpResponse:
+    competitions = Competition.objects.annotate(entry_count=Count("entries")).order_by(
+        "-season", "name"
+    )
+    return render_page(
+        request,
+        "tournaments/competition_list.html",
+        {"competitions": competitions},
+        partial="competitions",
+    )
+
+
+def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    competition = get_object_or_404(Competition, slug=slug)
+    table = StandingTable(selectors.competition_standings(competition=competition))
+    RequestConfig(request, paginate=False).configure(table)
+    context = {
+        "competition": competition,
+        "table": table,
+        "as_of": selectors.competition_standings_as_of(competition=competition),
+        "open_games": selectors.competition_open_games(competition=competition),
+        "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
+    }
+    return render_page(request, "tournaments/competition_detail.html", context, partial="standings")
+
+
+def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    matchday = get_object_or_404(
+        Matchday.objects.select_related("competition"), competition__slug=slug, number=number
+    )
+    competition = matchday.competition
+    scores = selectors.competition_match_scores(competition=competition)
+    matches = [
+        (match, scores[match.pk])
+        for match in matchday.matches.select_related(*ENTRY_JOINS).order_by("pk")
+    ]
+    context = {"competition": competition, "matchday": matchday, "matches": matches}
+    return render_page(request, "tournaments/matchday_detail.html", context, partial="matches")
+
+
+def match_for(slug: str, match_id: int) -> Match:
+    """The match `match_id` of competition `slug`, with its entries joined; else 404."""
+    return get_object_or_404(
+        Match.objects.select_related("matchday__competition", *ENTRY_JOINS),
+        pk=match_id,
+        matchday__competition__slug=slug,
+    )
+
+
+def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
+    """What the match page shows; `extra` may carry a bound totals form with its errors."""
+    competition = match.matchday.competition
+    games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
+    is_director = competition.is_directed_by(request.user)
+    context: dict[str, Any] = {
+        "competition": competition,
+        "match": match,
+        "games": games,
+        "is_director": is_director,
+        "score": selectors.competition_match_scores(competition=competition)[match.pk],
+    }
+    if is_director and not games:
+        initial = {"total_home": match.total_home, "total_away": match.total_away}
+        context["totals_form"] = MatchTotalsForm(initial=initial, match=match)
+    context.update(extra)
+    return context
+
+
+def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    match = match_for(slug, match_id)
+    return render_page(
+        request, "tournaments/match_detail.html", match_context(request, match), partial="match"
+    )
+
+
+def sheet_lines(game: Game) -> list[tuple[selectors.SheetRow, str]]:
+    """The game's score sheet rows, each with its result in words."""
+    return [
+        (row, str(RESULT_LABELS.get(row.round.result, row.round.result)))
+        for row in selectors.game_sheet(game=game)
+    ]
+
+
+def game_for(slug: str, game_id: int) -> Game:
+    """The game `game_id` of competition `slug`, with everything its pages show; else 404."""
+    try:
+        game = selectors.game_detail(game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
+    if game.match.matchday.competition.slug != slug:
+        raise Http404("game of another competition")
+    return game
+
+
+def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    game = game_for(slug, game_id)
+    competition = game.match.matchday.competition
+    context = {
+        "competition": competition,
+        "game": game,
+        "lines": sheet_lines(game),
+        "is_director": competition.is_directed_by(request.user),
+    }
+    return render_page(request, "tournaments/game_detail.html", context, partial="game")
