@@ -80,6 +80,15 @@ class Game(models.Model):
     status = models.CharField(
         _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
     )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
     score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
     score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
     kaps_a = models.PositiveSmallIntegerField(_("kaps A"), default=0)
@@ -261,6 +270,11 @@ class Standing(models.Model):
     kaps = models.PositiveIntegerField(_("kaps"), default=0)
     baunies = models.PositiveIntegerField(_("baunies"), default=0)
     buchholz = models.IntegerField(_("buchholz"), default=0)
+    byes = models.PositiveSmallIntegerField(_("byes"), default=0)
+    deducted = models.PositiveIntegerField(_("points deducted"), default=0)
+    # The mini-table points that separated this entry from others tied with it; None when
+    # head-to-head did not decide anything for it.
+    head_to_head = models.IntegerField(_("head-to-head"), null=True, blank=True)
     computed_at = models.DateTimeField(_("computed at"))
 
     class Meta:

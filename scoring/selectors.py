@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Max, Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from scoring.models import Game, Round, Standing
 from scoring.rules import (
+    ByeOutcome,
     MatchOutcome,
     Points,
     Replay,
@@ -22,7 +24,7 @@ from scoring.rules import (
     check_game_totals,
     replay,
 )
-from tournaments.models import Competition, Entry, Match
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, SquadMember
 
 
 def competition_entries(*, competition: Competition) -> list[Entry]:
@@ -36,7 +38,9 @@ class MatchScore:
     """A match's score so far: game points summed over its games, home and away.
 
     `*_kaps` / `*_baunies` count rounds won as kap (or kap_partner) / baunie per side;
-    a match with reported totals has no games and so no kaps.
+    a match with reported totals has no games and so no kaps. `awaiting` counts finished
+    games still waiting for confirmation (when the competition asks for it). `forfeit` is
+    the side that forfeited ("home", "away", "both") or "".
     """
 
     home_id: int
@@ -50,19 +54,29 @@ class MatchScore:
     away_kaps: int = 0
     home_baunies: int = 0
     away_baunies: int = 0
+    awaiting: int = 0
+    forfeit: str = ""
 
     @property
     def finished(self) -> bool:
-        return self.reported or (self.games > 0 and self.open_games == 0)
+        """Whether the match counts in the standings."""
+        if self.forfeit or self.reported:
+            return True
+        return self.games > 0 and self.open_games == 0 and self.awaiting == 0
 
 
 def competition_match_scores(*, competition: Competition) -> dict[int, MatchScore]:
-    """Every match's score by match id, in two queries (games, then matches)."""
-    sums: dict[int, list[int]] = defaultdict(lambda: [0] * 8)
+    """Every match's score by match id, in two queries (games, then matches).
+
+    A forfeited match scores the competition's forfeit score (to the winner / to the side
+    that forfeits), whatever was played.
+    """
+    sums: dict[int, list[int]] = defaultdict(lambda: [0] * 9)
     games = Game.objects.filter(match__matchday__competition=competition).values_list(
         "match_id",
         "a_is_home",
         "status",
+        "confirmed_at",
         "score_a",
         "score_b",
         "kaps_a",
@@ -70,7 +84,8 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
         "baunies_a",
         "baunies_b",
     )
-    for match_id, a_is_home, status, *per_team in games:
+    confirming = competition.confirmation_required
+    for match_id, a_is_home, status, confirmed_at, *per_team in games:
         row = sums[match_id]
         # per_team is (score, kaps, baunies) for a then b, interleaved: a, b, a, b, a, b.
         pairs = list(zip(per_team[0::2], per_team[1::2], strict=True))
@@ -80,15 +95,30 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
             row[2 * index + 1] += away
         row[6] += 1
         row[7] += status == Game.Status.OPEN
+        row[8] += confirming and status != Game.Status.OPEN and confirmed_at is None
     scores: dict[int, MatchScore] = {}
     matches = Match.objects.filter(matchday__competition=competition).values_list(
-        "pk", "home_id", "away_id", "total_home", "total_away"
+        "pk", "home_id", "away_id", "total_home", "total_away", "forfeit"
     )
-    for pk, home_id, away_id, total_home, total_away in matches:
-        if total_home is not None and total_away is not None:
+    win, lose = competition.forfeit_score_for, competition.forfeit_score_against
+    forfeit_points = {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}
+    for pk, home_id, away_id, total_home, total_away, forfeit in matches:
+        (
+            home,
+            away,
+            home_kaps,
+            away_kaps,
+            home_baunies,
+            away_baunies,
+            count,
+            open_count,
+            awaiting,
+        ) = sums[pk]
+        if forfeit:
+            home, away = forfeit_points[forfeit]
+        elif total_home is not None and total_away is not None:
             scores[pk] = MatchScore(home_id, away_id, total_home, total_away, reported=True)
             continue
-        home, away, home_kaps, away_kaps, home_baunies, away_baunies, count, open_count = sums[pk]
         scores[pk] = MatchScore(
             home_id,
             away_id,
@@ -101,30 +131,176 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
             away_kaps,
             home_baunies,
             away_baunies,
+            awaiting,
+            forfeit,
         )
     return scores
 
 
-def competition_match_outcomes(*, competition: Competition) -> list[MatchOutcome]:
-    """The finished matches of a competition as engine input, in two queries.
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """A forfeit or a deduction shown under the standings, with its reason.
 
-    A match counts once it has reported totals, or games that are all over; a match with
-    an open game, or with no games and no totals, doesn't count yet.
+    `kind` is "forfeit" or "deduction"; `points` the competition points deducted (0 for a
+    forfeit); `reason` the words the director or the rules gave.
     """
-    return [
-        MatchOutcome(
-            home=score.home_id,
-            away=score.away_id,
-            home_points=score.home,
-            away_points=score.away,
-            home_kaps=score.home_kaps,
-            away_kaps=score.away_kaps,
-            home_baunies=score.home_baunies,
-            away_baunies=score.away_baunies,
+
+    entry_id: int
+    kind: str
+    points: int
+    reason: str
+    match_id: int | None = None
+
+
+def competition_ineligible_players(*, competition: Competition) -> dict[int, dict[str, list[str]]]:
+    """Players who played for a club without being on its squad for the season.
+
+    Only for club competitions that require squads. By match id, then side ("home" /
+    "away"), the names of the ineligible players, in three queries.
+    """
+    if competition.kind != Competition.Kind.CLUBS or not competition.squads_required:
+        return {}
+    on_squad = set(
+        SquadMember.objects.filter(season=competition.season).values_list(
+            "squad__club_id", "player_id"
         )
-        for score in competition_match_scores(competition=competition).values()
-        if score.finished
+    )
+    clubs = dict(Entry.objects.filter(competition=competition).values_list("pk", "club_id"))
+    found: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    games = Game.objects.filter(match__matchday__competition=competition).values_list(
+        "match_id",
+        "match__home_id",
+        "match__away_id",
+        "a_is_home",
+        "team_a__player_1_id",
+        "team_a__player_1__name",
+        "team_a__player_2_id",
+        "team_a__player_2__name",
+        "team_b__player_1_id",
+        "team_b__player_1__name",
+        "team_b__player_2_id",
+        "team_b__player_2__name",
+    )
+    for match_id, home_id, away_id, a_is_home, *players in games:
+        team_a, team_b = players[:4], players[4:]
+        home_team, away_team = (team_a, team_b) if a_is_home else (team_b, team_a)
+        for side, entry_id, team in (("home", home_id, home_team), ("away", away_id, away_team)):
+            club_id = clubs[entry_id]
+            for player_id, name in ((team[0], team[1]), (team[2], team[3])):
+                if (club_id, player_id) not in on_squad and name not in found[match_id][side]:
+                    found[match_id][side].append(str(name))
+    return {match_id: dict(sides) for match_id, sides in found.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsInputs:
+    """What the standings are computed from, and the adjustments to show beside them."""
+
+    outcomes: list[MatchOutcome]
+    byes: list[ByeOutcome]
+    deductions: dict[int, int]
+    adjustments: list[Adjustment]
+
+
+def competition_standings_inputs(*, competition: Competition) -> StandingsInputs:
+    """The finished matches, byes and deductions of a competition, in a few queries.
+
+    A match counts once it is forfeited, has reported totals, or games that are all over
+    (and confirmed, when the competition asks for it). A side that fielded a player not on
+    its club's squad loses the match by forfeit; if it lost anyway, it loses
+    `ineligible_deduction` competition points instead (issue 3, squads).
+    """
+    scores = competition_match_scores(competition=competition)
+    ineligible = competition_ineligible_players(competition=competition)
+    reasons = dict(
+        Match.objects.filter(matchday__competition=competition)
+        .exclude(forfeit="")
+        .values_list("pk", "forfeit_reason")
+    )
+    outcomes: list[MatchOutcome] = []
+    adjustments: list[Adjustment] = []
+    deductions: dict[int, int] = defaultdict(int)
+    for match_id, score in scores.items():
+        if not score.finished:
+            continue
+        forfeit = score.forfeit
+        if forfeit:
+            for side in ("home", "away"):
+                if forfeit in (side, "both"):
+                    entry_id = score.home_id if side == "home" else score.away_id
+                    adjustments.append(
+                        Adjustment(entry_id, "forfeit", 0, reasons.get(match_id, ""), match_id)
+                    )
+        elif match_id in ineligible:
+            sides = ineligible[match_id]
+            played = MatchOutcome(score.home_id, score.away_id, score.home, score.away).results()
+            losing = {
+                side
+                for side, result in zip(("home", "away"), played, strict=True)
+                if result == "loss"
+            }
+            for side, names in sides.items():
+                entry_id = score.home_id if side == "home" else score.away_id
+                reason = _("Ineligible: %(names)s not on the squad") % {"names": ", ".join(names)}
+                if side in losing and len(sides) == 1:
+                    deductions[entry_id] += competition.ineligible_deduction
+                    adjustments.append(
+                        Adjustment(
+                            entry_id,
+                            "deduction",
+                            competition.ineligible_deduction,
+                            reason,
+                            match_id,
+                        )
+                    )
+                else:
+                    adjustments.append(Adjustment(entry_id, "forfeit", 0, reason, match_id))
+            if len(sides) == 2:
+                forfeit = "both"
+            elif next(iter(sides)) not in losing:
+                forfeit = next(iter(sides))
+            if forfeit:
+                win, lose = competition.forfeit_score_for, competition.forfeit_score_against
+                home, away = {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}[
+                    forfeit
+                ]
+                score = MatchScore(score.home_id, score.away_id, home, away, forfeit=forfeit)
+        outcomes.append(
+            MatchOutcome(
+                home=score.home_id,
+                away=score.away_id,
+                home_points=score.home,
+                away_points=score.away,
+                home_kaps=score.home_kaps,
+                away_kaps=score.away_kaps,
+                home_baunies=score.home_baunies,
+                away_baunies=score.away_baunies,
+                forfeit=forfeit or None,
+            )
+        )
+    byes = [
+        ByeOutcome(
+            entry=entry_id,
+            result=competition.bye_result,
+            points_for=competition.bye_score_for,
+            points_against=competition.bye_score_against,
+        )
+        for entry_id in Bye.objects.filter(matchday__competition=competition).values_list(
+            "entry_id", flat=True
+        )
     ]
+    for deduction in Deduction.objects.filter(competition=competition).order_by("created_at"):
+        deductions[deduction.entry_id] += deduction.points
+        adjustments.append(
+            Adjustment(
+                deduction.entry_id,
+                "deduction",
+                deduction.points,
+                deduction.reason,
+                deduction.match_id,
+            )
+        )
+    return StandingsInputs(outcomes, byes, dict(deductions), adjustments)
 
 
 def competition_standings(*, competition: Competition) -> QuerySet[Standing]:

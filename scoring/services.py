@@ -434,12 +434,14 @@ def standings_rebuild(*, competition_id: int) -> int:
     if competition is None:
         return 0
     entries = selectors.competition_entries(competition=competition)
-    outcomes = selectors.competition_match_outcomes(competition=competition)
+    inputs = selectors.competition_standings_inputs(competition=competition)
     rows = compute_standings(
         [entry.pk for entry in entries],
-        outcomes,
+        inputs.outcomes,
         scheme=competition.points_scheme,
         tiebreaks=competition.tiebreaks,
+        byes=inputs.byes,
+        deductions=inputs.deductions,
     )
     now = timezone.now()
     standings = [
@@ -458,6 +460,9 @@ def standings_rebuild(*, competition_id: int) -> int:
             kaps=row.kaps,
             baunies=row.baunies,
             buchholz=row.buchholz,
+            byes=row.byes,
+            deducted=row.deducted,
+            head_to_head=row.head_to_head,
             computed_at=now,
         )
         for row in rows
@@ -482,6 +487,9 @@ def standings_rebuild(*, competition_id: int) -> int:
             "kaps",
             "baunies",
             "buchholz",
+            "byes",
+            "deducted",
+            "head_to_head",
             "computed_at",
         ],
     )

@@ -133,6 +133,56 @@ class Competition(models.Model):
         help_text=_("For information only: it does not change the scoring."),
     )
 
+    class Format(models.TextChoices):
+        MANUAL = "manual", _("Manual pairings")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        DOUBLE_ROUND_ROBIN = "double_round_robin", _("Double round robin (home and away)")
+        SWISS = "swiss", _("Swiss system")
+
+    class ByeResult(models.TextChoices):
+        WIN = "win", _("a win")
+        DRAW = "draw", _("a draw")
+        LOSS = "loss", _("a loss (no points)")
+
+    schedule_format = models.CharField(
+        _("schedule"), max_length=20, choices=Format.choices, default=Format.MANUAL
+    )
+    bye_result = models.CharField(
+        _("a bye counts as"), max_length=4, choices=ByeResult.choices, default=ByeResult.WIN
+    )
+    bye_score_for = models.PositiveSmallIntegerField(_("bye: game points for"), default=20)
+    bye_score_against = models.PositiveSmallIntegerField(_("bye: game points against"), default=0)
+    forfeit_score_for = models.PositiveSmallIntegerField(
+        _("forfeit: game points to the winner"), default=0
+    )
+    forfeit_score_against = models.PositiveSmallIntegerField(
+        _("forfeit: game points to the side that forfeits"), default=0
+    )
+    koppels_per_side = models.PositiveSmallIntegerField(
+        _("koppels a side (club matches)"), default=6
+    )
+    min_koppels = models.PositiveSmallIntegerField(
+        _("fewest koppels a club may field"),
+        default=5,
+        help_text=_("A club match with fewer koppels on a side is forfeited by that side."),
+    )
+    sittings = models.PositiveSmallIntegerField(_("sittings (club matches)"), default=4)
+    late_koppel_until_sitting = models.PositiveSmallIntegerField(
+        _("a missing koppel may join up to sitting"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: a koppel must play from the first sitting."),
+    )
+    squads_required = models.BooleanField(
+        _("koppels only from the club's squad (moederlijst)"), default=False
+    )
+    ineligible_deduction = models.PositiveSmallIntegerField(
+        _("points deducted for an ineligible player in a lost match"), default=3
+    )
+    confirmation_required = models.BooleanField(
+        _("results count only once confirmed"), default=False
+    )
+
     points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
@@ -166,6 +216,18 @@ class Competition(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(early_kap_penalty__gte=1), name="competition_early_kap_penalty_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(koppels_per_side__gte=1, koppels_per_side__lte=6)
+                & Q(min_koppels__gte=1, min_koppels__lte=models.F("koppels_per_side"))
+                & Q(sittings__gte=1, sittings__lte=models.F("koppels_per_side")),
+                name="competition_club_match_shape",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    schedule_format__in=["manual", "round_robin", "double_round_robin", "swiss"]
+                ),
+                name="competition_schedule_format_valid",
             ),
             models.CheckConstraint(
                 condition=Q(points_win__gte=models.F("points_draw"))
@@ -285,6 +347,9 @@ class Matchday(models.Model):
     )
     number = models.PositiveSmallIntegerField(_("number"))
     date = models.DateField(_("date"), null=True, blank=True)
+    override_reason = models.TextField(
+        _("why it was paired before the previous matchday finished"), blank=True
+    )
 
     class Meta:
         ordering = ["competition", "number"]
@@ -313,6 +378,19 @@ class Match(models.Model):
     )
     total_home = models.PositiveIntegerField(_("reported total home"), null=True, blank=True)
     total_away = models.PositiveIntegerField(_("reported total away"), null=True, blank=True)
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+
+    class Forfeit(models.TextChoices):
+        NONE = "", _("—")
+        HOME = "home", _("home side forfeits")
+        AWAY = "away", _("away side forfeits")
+
+    forfeit = models.CharField(
+        _("forfeit"), max_length=4, choices=Forfeit.choices, default=Forfeit.NONE, blank=True
+    )
+    forfeit_reason = models.CharField(_("forfeit reason"), max_length=200, blank=True)
+    # Why the pairing was made (Swiss): {"code": "...", "params": {...}}, worded at the edge.
+    pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
 
     class Meta:
         ordering = ["matchday", "pk"]
@@ -331,6 +409,17 @@ class Match(models.Model):
                 fields=["matchday", "home"], name="match_home_once_per_matchday"
             ),
             models.UniqueConstraint(
+                fields=["matchday", "table"],
+                condition=Q(table__isnull=False),
+                name="match_table_once_per_matchday",
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeit__in=["", "home", "away"]), name="match_forfeit_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(forfeit="") | ~Q(forfeit_reason=""), name="match_forfeit_has_reason"
+            ),
+            models.UniqueConstraint(
                 fields=["matchday", "away"], name="match_away_once_per_matchday"
             ),
         ]
@@ -346,3 +435,117 @@ class Match(models.Model):
     @property
     def has_reported_totals(self) -> bool:
         return self.total_home is not None
+
+
+class Bye(models.Model):
+    """An entry without an opponent on a matchday, scored as the competition says."""
+
+    matchday = models.ForeignKey(
+        Matchday, on_delete=models.PROTECT, related_name="byes", verbose_name=_("matchday")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="byes", verbose_name=_("entry")
+    )
+    # Why this entry got the bye (Swiss): {"code": "...", "params": {...}}, worded at the edge.
+    reason = models.JSONField(_("reason"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["matchday", "pk"]
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        constraints = [
+            models.UniqueConstraint(fields=["matchday", "entry"], name="bye_once_per_matchday"),
+        ]
+
+    def __str__(self) -> str:
+        return _("%(entry)s: bye on %(matchday)s") % {
+            "entry": self.entry,
+            "matchday": self.matchday,
+        }
+
+
+class Deduction(models.Model):
+    """Competition points taken from an entry, with the reason shown on the standings page."""
+
+    competition = models.ForeignKey(
+        Competition,
+        on_delete=models.PROTECT,
+        related_name="deductions",
+        verbose_name=_("competition"),
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="deductions", verbose_name=_("entry")
+    )
+    points = models.PositiveSmallIntegerField(_("points deducted"))
+    reason = models.CharField(_("reason"), max_length=200)
+    match = models.ForeignKey(
+        Match,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="deductions",
+        verbose_name=_("match"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["competition", "created_at"]
+        verbose_name = _("deduction")
+        verbose_name_plural = _("deductions")
+        constraints = [
+            models.CheckConstraint(condition=Q(points__gte=1), name="deduction_points_positive"),
+            models.CheckConstraint(condition=~Q(reason=""), name="deduction_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry}: −{self.points} ({self.reason})"
+
+
+class Squad(models.Model):
+    """A club's squad list (moederlijst) for one season; no changes from `locked_on` on."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.PROTECT, related_name="squads", verbose_name=_("club")
+    )
+    season = models.CharField(_("season"), max_length=20)
+    locked_on = models.DateField(_("locked on"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-season", "club"]
+        verbose_name = _("squad")
+        verbose_name_plural = _("squads")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "season"], name="squad_once_per_season"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} {self.season}"
+
+
+class SquadMember(models.Model):
+    """A player on a squad.
+
+    `season` repeats the squad's so the database keeps a player on one club's squad per
+    season: transfers between clubs happen only between seasons.
+    """
+
+    squad = models.ForeignKey(
+        Squad, on_delete=models.PROTECT, related_name="members", verbose_name=_("squad")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="squad_places", verbose_name=_("player")
+    )
+    season = models.CharField(_("season"), max_length=20)
+
+    class Meta:
+        ordering = ["squad", "player"]
+        verbose_name = _("squad member")
+        verbose_name_plural = _("squad members")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "player"], name="squad_member_one_club_a_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} ({self.squad})"

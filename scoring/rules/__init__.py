@@ -10,6 +10,7 @@ from scoring.rules.errors import RuleViolation
 from scoring.rules.game import GameState, Replay, Step, replay
 from scoring.rules.standings import (
     TIEBREAK_KEYS,
+    ByeOutcome,
     MatchOutcome,
     PointsScheme,
     StandingRow,
@@ -33,6 +34,7 @@ __all__ = [
     "KAP_RESULTS",
     "SEATS",
     "TIEBREAK_KEYS",
+    "ByeOutcome",
     "GameState",
     "MatchOutcome",
     "Points",

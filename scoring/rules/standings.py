@@ -8,9 +8,10 @@ they should appear within a tie (e.g. by name).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from scoring.rules.errors import RuleViolation
 
@@ -40,6 +41,8 @@ class MatchOutcome:
     """A finished match between two entries: game points summed over its games.
 
     `*_kaps` / `*_baunies` count the rounds each side won as kap (or kap_partner) / baunie.
+    `forfeit` is the side that forfeited ("home", "away", or "both"): it loses whatever
+    the points say, and the other side wins (DESIGN.md; issue 3 forfeits).
     """
 
     home: Hashable
@@ -50,6 +53,30 @@ class MatchOutcome:
     away_kaps: int = 0
     home_baunies: int = 0
     away_baunies: int = 0
+    forfeit: str | None = None
+
+    def results(self) -> tuple[str, str]:
+        """("win" | "draw" | "loss") for home and for away."""
+        if self.forfeit == "both":
+            return ("loss", "loss")
+        if self.forfeit == "home":
+            return ("loss", "win")
+        if self.forfeit == "away":
+            return ("win", "loss")
+        if self.home_points == self.away_points:
+            return ("draw", "draw")
+        return ("win", "loss") if self.home_points > self.away_points else ("loss", "win")
+
+
+@dataclass(frozen=True, slots=True)
+class ByeOutcome:
+    """A matchday without opponent, scored as the competition says: `result` is "win",
+    "draw" or "loss", with `points_for`/`points_against` game points (issue 3 byes)."""
+
+    entry: Hashable
+    result: str = "win"
+    points_for: int = 0
+    points_against: int = 0
 
 
 @dataclass(slots=True)
@@ -68,6 +95,9 @@ class StandingRow:
     kaps: int = 0
     baunies: int = 0
     buchholz: int = 0
+    byes: int = 0
+    deducted: int = 0
+    head_to_head: int | None = None
     opponents: list[Hashable] = field(default_factory=list)
 
     @property
@@ -88,8 +118,14 @@ def compute_standings(
     *,
     scheme: PointsScheme,
     tiebreaks: Sequence[str],
+    byes: Iterable[ByeOutcome] = (),
+    deductions: Mapping[Any, int] | None = None,
 ) -> list[StandingRow]:
     """The ranked table: one row per entry, best first.
+
+    A bye counts as a played match with its result and game points but no opponent (so it
+    adds nothing to buchholz or head-to-head). `deductions` are competition points taken
+    off an entry (kept in `deducted`; `points` is what is left, and may go below 0).
 
     Competition points always rank first ("points" is put in front when the list lacks it);
     then each tie-break key, in order, separates only the entries still tied on every key
@@ -97,8 +133,8 @@ def compute_standings(
     among the tied entries, used only when every two of them met equally often. Entries tied
     on every key share a rank (1, 2, 2, 4) and keep the order of `entries`.
 
-    Raises RuleViolation: `tiebreak_unknown`, `entry_unknown` (a match names an entry not
-    in `entries`).
+    Raises RuleViolation: `tiebreak_unknown`, `entry_unknown` (a match, bye or deduction
+    names an entry not in `entries`).
     """
     check_tiebreaks(tiebreaks)
     rows = {entry: StandingRow(entry=entry) for entry in entries}
@@ -108,14 +144,25 @@ def compute_standings(
             if entry not in rows:
                 raise RuleViolation("entry_unknown", entry=entry)
         played.append(match)
-        _count(rows[match.home], match.home_points, match.away_points, scheme)
-        _count(rows[match.away], match.away_points, match.home_points, scheme)
+        home_result, away_result = match.results()
+        _count(rows[match.home], match.home_points, match.away_points, home_result, scheme)
+        _count(rows[match.away], match.away_points, match.home_points, away_result, scheme)
         rows[match.home].kaps += match.home_kaps
         rows[match.away].kaps += match.away_kaps
         rows[match.home].baunies += match.home_baunies
         rows[match.away].baunies += match.away_baunies
         rows[match.home].opponents.append(match.away)
         rows[match.away].opponents.append(match.home)
+    for bye in byes:
+        if bye.entry not in rows:
+            raise RuleViolation("entry_unknown", entry=bye.entry)
+        _count(rows[bye.entry], bye.points_for, bye.points_against, bye.result, scheme)
+        rows[bye.entry].byes += 1
+    for entry, points in (deductions or {}).items():
+        if entry not in rows:
+            raise RuleViolation("entry_unknown", entry=entry)
+        rows[entry].deducted += points
+        rows[entry].points -= points
     for row in rows.values():
         row.buchholz = sum(rows[opponent].points for opponent in row.opponents)
 
@@ -133,20 +180,26 @@ def compute_standings(
     return ranked
 
 
-def _count(row: StandingRow, own: int, other: int, scheme: PointsScheme) -> None:
+def _count(row: StandingRow, own: int, other: int, result: str, scheme: PointsScheme) -> None:
     row.played += 1
     row.points_for += own
     row.points_against += other
-    if own > other:
+    if result == "win":
         row.won += 1
         row.points += scheme.win
-    elif own == other:
+    elif result == "draw":
         row.drawn += 1
         row.points += scheme.draw
     else:
         row.lost += 1
         row.points += scheme.loss
 
+
+_AWARD: dict[str, Callable[[PointsScheme], int]] = {
+    "win": lambda scheme: scheme.win,
+    "draw": lambda scheme: scheme.draw,
+    "loss": lambda scheme: scheme.loss,
+}
 
 _COLUMN: dict[str, Callable[[StandingRow], int]] = {
     "points": lambda row: row.points,
@@ -173,6 +226,8 @@ def _split(
         values = _head_to_head(group, matches, scheme)
         if values is None:
             return [group]
+        for entry, value in values.items():
+            rows[entry].head_to_head = value
     else:
         column = _COLUMN[key]
         values = {entry: column(rows[entry]) for entry in group}
@@ -196,15 +251,8 @@ def _head_to_head(
     for match in matches:
         if match.home in members and match.away in members and match.home != match.away:
             meetings[frozenset((match.home, match.away))] += 1
-            if match.home_points > match.away_points:
-                mini[match.home] += scheme.win
-                mini[match.away] += scheme.loss
-            elif match.home_points < match.away_points:
-                mini[match.away] += scheme.win
-                mini[match.home] += scheme.loss
-            else:
-                mini[match.home] += scheme.draw
-                mini[match.away] += scheme.draw
+            for entry, result in zip((match.home, match.away), match.results(), strict=True):
+                mini[entry] += _AWARD[result](scheme)
     counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
     if len(counts) != 1 or 0 in counts:
         return None

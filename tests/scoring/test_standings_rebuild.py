@@ -42,9 +42,9 @@ def test_rebuild_uses_a_bounded_number_of_queries(db, django_assert_max_num_quer
     big = CompetitionFactory.create()
     for _ in range(12):
         finished_game(big)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(12):
         standings_rebuild(competition_id=small.pk)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(12):
         assert standings_rebuild(competition_id=big.pk) == 24
 
 
