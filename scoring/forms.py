@@ -43,17 +43,28 @@ class RoundForm(forms.Form):
     side = forms.ChoiceField(
         label=_("Koppel"),
         widget=forms.RadioSelect,
+        required=False,  # a redeal is about neither koppel; `clean` asks for it otherwise
         help_text=_("The koppel the result is about (for a failed baunie or an early kap too)."),
     )
     caller = forms.TypedChoiceField(label=_("Caller"), coerce=int, empty_value=None)
     tricks_a = forms.IntegerField(min_value=0, max_value=MAX_TRICKS, required=False)
     tricks_b = forms.IntegerField(min_value=0, max_value=MAX_TRICKS, required=False)
+    # The round number this form adds: a second phone, or the same form sent twice, must not
+    # record the round again (`round_record(expected_number=…)`).
+    number = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
 
     def __init__(
-        self, *args: Any, game: Game, expected_caller: int | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        game: Game,
+        expected_caller: int | None = None,
+        next_number: int | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        if next_number is not None and not self.is_bound:
+            self.initial["number"] = next_number
         name_a, name_b = str(game.team_a), str(game.team_b)
         side = cast(forms.ChoiceField, self.fields["side"])
         side.choices = [("a", name_a), ("b", name_b)]
@@ -67,7 +78,9 @@ class RoundForm(forms.Form):
         if len(seated) == 4:
             rules = game.match.matchday.competition.rule_set
             caller = cast(forms.ChoiceField, self.fields["caller"])
-            caller.required = rules.needs_caller
+            # Not required here: the rules engine refuses a missing caller with the reason
+            # (callers recorded, or the stinkende bonus needs them).
+            caller.required = False
             caller.choices = [("", _("— not recorded —")), *seated]
             if expected_caller is not None and not self.is_bound and "caller" not in self.initial:
                 self.initial["caller"] = expected_caller
@@ -82,6 +95,7 @@ class RoundForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
+            "number",
             "result",
             InlineRadios("side"),
             *(["caller"] if "caller" in self.fields else []),
@@ -94,6 +108,11 @@ class RoundForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if not data.get("side"):
+            if data.get("result") == "redeal":
+                data["side"] = "a"  # stored, but a redeal scores for neither koppel
+            elif not self.has_error("side"):
+                self.add_error("side", _("Choose the koppel the result is about."))
         tricks_a, tricks_b = data.get("tricks_a"), data.get("tricks_b")
         bad_input = self.has_error("tricks_a") or self.has_error("tricks_b")
         if not bad_input and (tricks_a is None) != (tricks_b is None):

@@ -63,8 +63,8 @@ def _messages() -> dict[str, str]:
             "From 8–0 on a team must play on for all 13 (baunie)."
         ),
         "tricks_do_not_fit": _(
-            "Tricks %(side_tricks)s–%(other_tricks)s don't fit a %(result_label)s: "
-            "it needs %(expected)s."
+            "Tricks %(side_tricks)s–%(other_tricks)s don't fit the result "
+            "“%(result_label)s”: it needs %(expected)s."
         ),
         "game_finished": _(
             "The game is over (%(score_a)s–%(score_b)s): no more rounds can be added."
@@ -73,6 +73,15 @@ def _messages() -> dict[str, str]:
             "This competition does not let the director close a game before its end."
         ),
         "game_not_closed": _("The game was not closed by the director."),
+        "sheet_changed": _(
+            "Round %(number)s was recorded meanwhile (from another screen, or this form was "
+            "sent twice); the game has %(recorded)s rounds now. Check the sheet below and "
+            "enter the round again only if it is really a new one."
+        ),
+        "correction_ends_game": _(
+            "With this change the game is over after round %(ends_at)s, but it has "
+            "%(rounds)s rounds: delete the rounds after it first, or correct it differently."
+        ),
         "game_has_totals": _(
             "This game was entered as totals; clear the totals before adding rounds."
         ),
@@ -103,6 +112,72 @@ def _messages() -> dict[str, str]:
         "game_unknown": _("That game does not exist (any more)."),
         "round_unknown": _("That round does not exist (any more)."),
         "match_unknown": _("That match does not exist (any more)."),
+        # Schedules, pairings and club matches (issue 3).
+        "competition_unknown": _("That competition does not exist (any more)."),
+        "matchday_unknown": _("That matchday does not exist (any more)."),
+        "schedule_exists": _(
+            "This competition has matchdays already: change them one by one instead."
+        ),
+        "schedule_too_few_entries": _("A schedule needs at least two entries."),
+        "schedule_duplicate_entry": _("“%(entry)s” is entered twice."),
+        "not_swiss": _("This competition is not played in the Swiss system."),
+        "previous_matchday_unfinished": _(
+            "Matchday %(number)s is not finished (%(open)s games or matches still open). "
+            "Finish it first, or give a reason to pair the next matchday anyway."
+        ),
+        "swiss_too_few_entrants": _("Swiss pairing needs at least two entries."),
+        "swiss_no_bye_possible": _(
+            "Every entry has had its bye already: with an odd number of entries nobody "
+            "can sit out again."
+        ),
+        "movement_too_many_sittings": _(
+            "%(sittings)s sittings need more koppels: with %(koppels)s a side a home koppel "
+            "would meet the same away koppel twice."
+        ),
+        "movement_sides_differ": _(
+            "Both sides need the same number of places (home %(home)s, away %(away)s)."
+        ),
+        "movement_no_tables": _("A club match needs at least one table."),
+        "movement_duplicate_koppel": _("A koppel can take only one place in a match."),
+        "movement_late_unknown": _("A koppel that joins late must be in the lineup."),
+        "movement_late_sitting": _(
+            "Sitting %(sitting)s does not exist: this match has %(sittings)s sittings."
+        ),
+        "movement_too_few_koppels": _(
+            "The %(side)s side fields %(koppels)s koppels; at least %(minimum)s are needed."
+        ),
+        "swiss_duplicate_entrant": _("An entry appears twice in the pairing."),
+        "match_same_entry": _("An entry cannot play itself."),
+        "entry_already_playing": _("%(entry)s already plays (or has the bye) on this matchday."),
+        "entry_not_scheduled": _("%(entry)s has no match and no bye on this matchday."),
+        "swap_same_match": _("These two already play each other: nothing to swap."),
+        "table_taken": _("Table %(table)s is already used on this matchday."),
+        "table_invalid": _("Table numbers start at 1."),
+        "match_has_results": _(
+            "This match has results already: undo them first, then change the pairing."
+        ),
+        "not_a_club_match": _("Lineups are for club matches only."),
+        "lineup_wrong_size": _("The %(side)s lineup needs exactly %(size)s places."),
+        "koppel_not_of_club": _("%(koppel)s is not a koppel of %(club)s."),
+        "koppel_twice": _("A koppel can take only one place in a match."),
+        "late_not_allowed": _("This competition does not let a koppel join after the start."),
+        "late_too_late": _(
+            "%(koppel)s cannot join at sitting %(sitting)s: the last sitting to join is %(until)s."
+        ),
+        "forfeit_side_invalid": _("“%(side)s” is not a side that can forfeit."),
+        "forfeit_reason_missing": _("Say why the match is forfeited."),
+        "deduction_points_invalid": _("Deduct between 1 and 1000 points, not %(points)s."),
+        "deduction_reason_missing": _("Say why the points are deducted."),
+        "deduction_unknown": _("That deduction does not exist (any more)."),
+        "squad_unknown": _("That squad does not exist (any more)."),
+        "squad_locked": _(
+            "The squad of %(squad)s is locked since %(locked_on)s: no more changes this season."
+        ),
+        "player_on_other_squad": _(
+            "%(player)s is on the squad of %(club)s for %(season)s; a transfer can only "
+            "happen between seasons."
+        ),
+        "game_not_over": _("Only a finished game can be confirmed."),
     }
 
 

@@ -57,6 +57,7 @@ def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = Tru
 
 def _store_state(game: Game, played: Replay) -> None:
     state = played.state
+    before = (game.score_a, game.score_b, game.status)
     game.score_a, game.score_b = state.score.a, state.score.b
     game.kaps_a, game.kaps_b = state.kaps.a, state.kaps.b
     game.baunies_a, game.baunies_b = state.baunies.a, state.baunies.b
@@ -66,17 +67,12 @@ def _store_state(game: Game, played: Replay) -> None:
         game.status = Game.Status.FINISHED
     else:
         game.status = Game.Status.OPEN
-    game.save(
-        update_fields=[
-            "score_a",
-            "score_b",
-            "kaps_a",
-            "kaps_b",
-            "baunies_a",
-            "baunies_b",
-            "status",
-        ]
-    )
+    fields = ["score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status"]
+    if game.confirmed_at is not None and before != (game.score_a, game.score_b, game.status):
+        # A confirmed result that a correction changed must be confirmed again.
+        game.confirmed_at, game.confirmed_by = None, None
+        fields += ["confirmed_at", "confirmed_by"]
+    game.save(update_fields=fields)
 
 
 def _enqueue_standings_refresh(competition_id: int) -> None:
@@ -90,7 +86,7 @@ def _enqueue_standings_refresh(competition_id: int) -> None:
         logger.exception("standings_refresh not queued for competition %s", competition_id)
 
 
-def _refresh_standings_on_commit(competition_id: int) -> None:
+def standings_refresh_on_commit(competition_id: int) -> None:
     """Queue one `standings_refresh` for when the transaction commits.
 
     An import or a batch of corrections in one transaction queues one refresh per
@@ -181,7 +177,7 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
         default_user=recorded_by,
     )
     _store_state(game, played)
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
@@ -194,21 +190,26 @@ def round_record(
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
     user: Any = None,
+    expected_number: int | None = None,
 ) -> Round:
     """Add the next round to a game and return it, with its points from the engine.
 
     `result` is a RULES.md round result, `side` "a" or "b" (the team the result is about),
     `caller_id` a player seated at the game, `tricks` (team a, team b) or None.
+    `expected_number` is the round number the scorer's form was made for: when another
+    phone (or a resubmitted form) added that round meanwhile, nothing is saved twice.
 
-    Raises RuleViolation: `game_unknown`, `game_has_totals`, `result_unknown`,
-    `seats_required`, `caller_not_at_table`, and every engine violation for this round
-    (`round` = its number).
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `sheet_changed` (params
+    number, recorded), `result_unknown`, `seats_required`, `caller_not_at_table`, and
+    every engine violation for this round (`round` = its number).
     """
     game = _game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_has_totals")
     rounds = list(game.rounds.order_by("number"))
     number = len(rounds) + 1
+    if expected_number is not None and expected_number != number:
+        raise RuleViolation("sheet_changed", number=expected_number, recorded=len(rounds))
     try:
         new = selectors.round_input(
             game, result=result, side=side, caller_id=caller_id, tricks=tricks
@@ -230,7 +231,7 @@ def round_record(
         recorded_by=user if getattr(user, "is_authenticated", False) else None,
     )
     _store_state(game, Replay(state=step.state, points=(*before.points, step.points)))
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return rnd
 
 
@@ -265,7 +266,18 @@ def round_correct(
         raise exc.at(round=target.number) from None
     inputs = selectors.game_round_inputs(game, rounds)
     inputs[target.number - 1] = changed
-    played = _replay(game, inputs)
+    try:
+        played = _replay(game, inputs)
+    except RuleViolation as exc:
+        if exc.code == "game_finished" and exc.params.get("round", 0) > target.number:
+            # Said from the round being corrected: it ends the game, later rounds exist.
+            raise RuleViolation(
+                "correction_ends_game",
+                round=target.number,
+                ends_at=exc.params["round"] - 1,
+                rounds=len(rounds),
+            ) from None
+        raise
     target.result, target.side, target.caller_id = (
         changed.result.value,
         changed.side.value,
@@ -275,7 +287,7 @@ def round_correct(
     target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
     _sync_points(rounds, played)
     _store_state(game, played)
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return target
 
 
@@ -304,7 +316,7 @@ def round_delete(*, round_id: int) -> None:
             rnd.save(update_fields=["number"])
     _sync_points(kept, played)
     _store_state(game, played)
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
 
 
 @transaction.atomic
@@ -318,7 +330,7 @@ def game_close(*, game_id: int) -> Game:
         raise RuleViolation("game_finished", score_a=game.score_a, score_b=game.score_b)
     played = _replay(game, selectors.game_round_inputs(game, list(game.rounds.order_by("number"))))
     _store_state(game, Replay(state=played.state.close(), points=played.points))
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
@@ -340,7 +352,7 @@ def game_reopen(*, game_id: int) -> Game:
         keep_closed=False,
     )
     _store_state(game, played)
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
@@ -361,8 +373,9 @@ def game_totals_enter(*, game_id: int, total_a: int, total_b: int) -> Game:
     game.score_a, game.score_b = total_a, total_b
     game.kaps_a = game.kaps_b = game.baunies_a = game.baunies_b = 0
     game.status = Game.Status.FINISHED
+    game.confirmed_at, game.confirmed_by = None, None  # new totals need a new confirmation
     game.save()
-    _refresh_standings_on_commit(game.match.matchday.competition_id)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
@@ -386,7 +399,7 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int) -> Ma
     check_match_totals(total_home, total_away, match.matchday.competition.rule_set)
     match.total_home, match.total_away = total_home, total_away
     match.save(update_fields=["total_home", "total_away"])
-    _refresh_standings_on_commit(match.matchday.competition_id)
+    standings_refresh_on_commit(match.matchday.competition_id)
     return match
 
 
@@ -417,7 +430,7 @@ def competition_games_rescore(*, competition_id: int) -> int:
         _sync_points(rounds, played)
         _store_state(game, played)
         changed += before != (game.score_a, game.score_b, game.status)
-    _refresh_standings_on_commit(competition_id)
+    standings_refresh_on_commit(competition_id)
     return changed
 
 

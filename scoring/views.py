@@ -69,6 +69,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
             expected_caller=selectors.game_next_caller(
                 game=game, rounds=[row.round for row in rows]
             ),
+            next_number=len(rows) + 1,
         )
     if not rows and not game.by_totals:
         context["totals_form"] = GameTotalsForm(game=game)
@@ -137,13 +138,14 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 caller_id=form.caller_id,
                 tricks=form.tricks,
                 user=request.user,
+                expected_number=form.cleaned_data.get("number"),
             )
         except RuleViolation as exc:
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
         else:
             messages.success(
                 request,
-                _("Round %(number)s recorded: %(summary)s.")
+                _("Round %(number)s recorded: %(summary)s")
                 % {"number": rnd.number, "summary": round_summary(rnd, game)},
             )
             return after_write(request, slug, game.pk)
@@ -186,7 +188,7 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
         else:
             messages.success(
                 request,
-                _("Round %(number)s corrected: %(summary)s.")
+                _("Round %(number)s corrected: %(summary)s")
                 % {"number": fixed.number, "summary": round_summary(fixed, game)},
             )
             return redirect("game_sheet", slug=slug, game_id=game.pk)

@@ -121,3 +121,12 @@ class GameFactory(factory.django.DjangoModelFactory[Game]):
     seat_2 = factory.SelfAttribute("team_b.player_1")
     seat_3 = factory.SelfAttribute("team_a.player_2")
     seat_4 = factory.SelfAttribute("team_b.player_2")
+
+
+def league_staff() -> User:
+    """A staff member allowed to direct every competition (the league's own people)."""
+    from django.contrib.auth.models import Permission
+
+    user = UserFactory.create(is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="direct_every_competition"))
+    return User.objects.get(pk=user.pk)  # fresh: the permission cache is empty

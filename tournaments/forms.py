@@ -66,6 +66,18 @@ class CompetitionAdminForm(forms.ModelForm):
             raise forms.ValidationError(rule_message(exc), code=exc.code) from None
         return tiebreaks
 
+    def clean_kind(self) -> Any:
+        kind = self.cleaned_data.get("kind")
+        instance = self.instance
+        if instance.pk is not None and kind != instance.kind and instance.entries.exists():
+            # Entries are koppels in a pairs competition and clubs in a club competition.
+            raise forms.ValidationError(
+                _("The kind can't change while the competition has entries (%(entries)s)."),
+                code="kind_has_entries",
+                params={"entries": instance.get_kind_display()},
+            )
+        return kind
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         if any(name in self.errors for name in Competition.RULE_FIELDS):

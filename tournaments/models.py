@@ -199,6 +199,9 @@ class Competition(models.Model):
         ordering = ["-season", "name"]
         verbose_name = _("competition")
         verbose_name_plural = _("competitions")
+        permissions = [
+            ("direct_every_competition", _("Can enter and correct results of every competition")),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
@@ -271,10 +274,16 @@ class Competition(models.Model):
         return PointsScheme(win=self.points_win, draw=self.points_draw, loss=self.points_loss)
 
     def is_directed_by(self, user: AbstractBaseUser | AnonymousUser) -> bool:
-        """Whether `user` may enter and correct results here: staff, or one of its directors."""
+        """Whether `user` may enter and correct results here.
+
+        One of its directors, or league staff holding the permission to direct every
+        competition (superusers have it). Being staff alone (admin access) is not enough.
+        """
         if not user.is_authenticated:
             return False
-        if getattr(user, "is_staff", False):
+        # `has_perm` comes with PermissionsMixin, which a custom user model might not use.
+        has_perm = getattr(user, "has_perm", None)
+        if has_perm is not None and has_perm("tournaments.direct_every_competition"):
             return True
         return self.directors.filter(pk=user.pk).exists()
 
@@ -384,6 +393,7 @@ class Match(models.Model):
         NONE = "", _("—")
         HOME = "home", _("home side forfeits")
         AWAY = "away", _("away side forfeits")
+        BOTH = "both", _("both sides forfeit")
 
     forfeit = models.CharField(
         _("forfeit"), max_length=4, choices=Forfeit.choices, default=Forfeit.NONE, blank=True
@@ -414,7 +424,7 @@ class Match(models.Model):
                 name="match_table_once_per_matchday",
             ),
             models.CheckConstraint(
-                condition=Q(forfeit__in=["", "home", "away"]), name="match_forfeit_valid"
+                condition=Q(forfeit__in=["", "home", "away", "both"]), name="match_forfeit_valid"
             ),
             models.CheckConstraint(
                 condition=Q(forfeit="") | ~Q(forfeit_reason=""), name="match_forfeit_has_reason"

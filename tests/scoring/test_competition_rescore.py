@@ -107,7 +107,7 @@ def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatc
     model_admin = site._registry[Competition]
     model_admin.message_user = lambda *args, **kwargs: None  # type: ignore[method-assign]
     queued: list[int] = []
-    monkeypatch.setattr(services, "_refresh_standings_on_commit", queued.append)
+    monkeypatch.setattr(services, "standings_refresh_on_commit", queued.append)
     model_admin.save_model(request, form.save(commit=False), form, change=True)
     assert queued == [competition.pk]
 
@@ -123,3 +123,10 @@ def test_rescore_leaves_other_competitions_alone(game):
     competition_games_rescore(competition_id=game.match.matchday.competition_id)
     other.refresh_from_db()
     assert other.score_b == 15
+
+
+def test_admin_form_refuses_a_kind_change_while_entries_exist(game):
+    competition = game.match.matchday.competition
+    form = admin_form(competition, kind="clubs")
+    assert not form.is_valid()
+    assert "kind" in form.errors

@@ -3,7 +3,7 @@ engine and the services raise has a message here"). Uses Django's translation, n
 
 from __future__ import annotations
 
-import re
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,12 +18,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((REPO_ROOT / "scoring" / "rules").glob("*.py")) + [
     REPO_ROOT / "scoring" / "services.py",
     REPO_ROOT / "scoring" / "selectors.py",
+    REPO_ROOT / "tournaments" / "services.py",
+    *sorted((REPO_ROOT / "tournaments" / "schedules").glob("*.py")),
 ]
 GENERIC = "Not allowed by the rules"
 
-# RuleViolation("code", key=value, ...), possibly over several lines.
-CALL = re.compile(r"RuleViolation\(\s*\"(?P<code>\w+)\"(?P<args>[^)]*)\)")
-KEYWORD = re.compile(r"(\w+)\s*=")
 
 # game.py raises this one through a variable: code = "caller_required_for_bonus" if … else
 # "caller_required"; the regex can't see it.
@@ -52,15 +51,49 @@ PLAUSIBLE = {
     "game": 12,
     "round_id": 34,
     "match": 5,
+    "club": "Kampoe",
+    "koppel": "Anna & Eva",
+    "sitting": 3,
+    "sittings": 4,
+    "until": 2,
+    "koppels": 5,
+    "minimum": 5,
+    "home": 6,
+    "away": 5,
+    "size": 6,
+    "number": 2,
+    "open": 3,
+    "table": 4,
+    "points": 0,
+    "squad": "Kampoe 2026",
+    "locked_on": "2026-10-01",
+    "player": "A. Example",
+    "season": "2026-2027",
+    "count": 1,
+    "entrant": 7,
+    "competition": 3,
+    "recorded": 12,
+    "ends_at": 6,
+    "rounds": 9,
 }
 
 
 def _raised_codes() -> dict[str, set[str]]:
-    """code -> parameter names, from every `RuleViolation("…", …)` in the sources."""
+    """code -> parameter names, from every `RuleViolation("…", …)` call in the sources."""
     codes: dict[str, set[str]] = {code: set(params) for code, params in INDIRECT_CODES.items()}
     for path in SOURCES:
-        for match in CALL.finditer(path.read_text(encoding="utf-8")):
-            codes.setdefault(match["code"], set()).update(KEYWORD.findall(match["args"]))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "RuleViolation"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                continue
+            keywords = {keyword.arg for keyword in node.keywords if keyword.arg}
+            codes.setdefault(node.args[0].value, set()).update(keywords)
     return codes
 
 

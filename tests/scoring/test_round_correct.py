@@ -67,7 +67,9 @@ def test_correction_that_ends_the_game_early_is_refused(game):
     )
     with pytest.raises(RuleViolation) as caught:
         round_correct(round_id=ids[1], result="baunie", side="a")
-    assert (caught.value.code, caught.value.params["round"]) == ("game_finished", 3)
+    # Said from the round being corrected, not from round 3 that merely follows it.
+    assert caught.value.code == "correction_ends_game"
+    assert caught.value.params == {"round": 2, "ends_at": 2, "rounds": 3}
 
 
 def test_correction_with_a_bad_kap_names_the_round(game):

@@ -175,7 +175,7 @@ REFUSED = [
         {},
         {"rounds": [r("gewone_winst", "a", tricks=[7, 2]), r("gewone_winst", "a", tricks=[7, 0])]},
         f"{GAME_PLACE}, round 2",
-        "Tricks 7–0 don't fit a gewone winst",
+        "Tricks 7–0 don't fit the result “gewone winst”",
     ),
     (
         "tricks_too_many",

@@ -23,6 +23,7 @@ from tests.factories import (
     MatchFactory,
     TeamEntryFactory,
     UserFactory,
+    league_staff,
 )
 from tournaments.models import Competition, Match
 
@@ -295,10 +296,18 @@ def test_logged_in_non_director_gets_a_friendly_403(client, game):
     assert not Round.objects.exists()
 
 
-def test_director_and_staff_may_open_the_sheet(client, director_client, game):
+def test_director_and_league_staff_may_open_the_sheet(client, director_client, game):
     assert director_client.get(url("game_sheet", game)).status_code == 200
-    client.force_login(UserFactory.create(is_staff=True))
+    client.force_login(league_staff())
     assert client.get(url("game_sheet", game)).status_code == 200
+
+
+def test_admin_access_alone_does_not_let_a_user_change_results(client, game):
+    client.force_login(UserFactory.create(is_staff=True))
+    assert client.get(url("game_sheet", game)).status_code == 403
+    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    assert response.status_code == 403
+    assert not Round.objects.exists()
 
 
 def test_director_sees_sheet_links_on_public_pages(director_client, game, competition):
@@ -334,7 +343,7 @@ def test_posting_a_valid_round_records_it(director_client, game):
     )
     assert rnd.caller_id == game.seat_1_id
     page = director_client.get(response["Location"]).content.decode()
-    assert "Round 1 recorded: kap, 5 points to Kampoe." in page
+    assert "Round 1 recorded: kap, 5 points to Kampoe" in page
     game.refresh_from_db()
     assert (game.score_a, game.score_b) == (5, 0)
 
@@ -343,7 +352,7 @@ def test_a_redeal_message_says_no_points(director_client, game):
     response = director_client.post(
         url("game_sheet", game), {"result": "redeal", "side": "a"}, follow=True
     )
-    assert "Round 1 recorded: redeal (no picture), no points." in response.content.decode()
+    assert "Round 1 recorded: redeal (no picture), no points" in response.content.decode()
 
 
 def test_kap_at_eight_nil_is_refused_in_words_and_nothing_saved(director_client, game):
@@ -368,7 +377,7 @@ def test_htmx_post_returns_the_sheet_partial(director_client, game):
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="sheet"' in html and "<html" not in html
-    assert "Round 1 recorded: gewone winst, 2 points to Toppers." in html
+    assert "Round 1 recorded: gewone winst, 2 points to Toppers" in html
     assert "0–2" in html
     assert Round.objects.filter(game=game).count() == 1
 
@@ -430,17 +439,37 @@ def test_caller_out_of_turn_names_the_expected_player(director_client, game):
     assert Round.objects.count() == 1
 
 
-def test_callers_required_makes_the_caller_field_required(client):
+def test_callers_required_refuses_a_round_without_caller_saying_why(client):
     game = new_game(competition__callers_required=True)
-    client.force_login(UserFactory.create(is_staff=True))
+    client.force_login(league_staff())
     response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
     assert response.status_code == 422
-    assert "caller" in response.context["round_form"].errors
+    assert "records callers" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_a_stale_form_does_not_record_the_round_twice(client, game):
+    client.force_login(league_staff())
+    data = {"result": "redeal", "number": 1}
+    assert client.post(url("game_sheet", game), data).status_code == 302
+    response = client.post(url("game_sheet", game), data)  # the back button, or a 2nd phone
+    assert response.status_code == 422
+    assert "recorded meanwhile" in response.content.decode()
+    assert game.rounds.count() == 1
+
+
+def test_a_redeal_needs_no_koppel_but_other_results_do(client, game):
+    client.force_login(league_staff())
+    assert client.post(url("game_sheet", game), {"result": "redeal"}).status_code == 302
+    response = client.post(url("game_sheet", game), {"result": "kap"})
+    assert response.status_code == 422
+    assert "side" in response.context["round_form"].errors
+    assert game.rounds.count() == 1
 
 
 def test_game_without_seats_has_no_caller_field(client):
     game = new_game(seat_1=None, seat_2=None, seat_3=None, seat_4=None)
-    client.force_login(UserFactory.create(is_staff=True))
+    client.force_login(league_staff())
     response = client.get(url("game_sheet", game))
     assert "caller" not in response.context["round_form"].fields
     assert client.post(url("game_sheet", game), {"result": "kap", "side": "a"}).status_code == 302
@@ -498,7 +527,7 @@ def test_correct_a_round_replays_the_game(director_client, game):
     game.refresh_from_db()
     assert (game.score_a, game.score_b) == (15, 2)
     page = director_client.get(response["Location"]).content.decode()
-    assert "Round 1 corrected: baunie, 15 points to Kampoe." in page
+    assert "Round 1 corrected: baunie, 15 points to Kampoe" in page
 
 
 def test_a_refused_correction_keeps_the_round(director_client, game):
@@ -571,7 +600,7 @@ def test_reopen_clears_entered_totals(director_client, game):
 
 def test_close_and_reopen_when_the_competition_allows_it(client):
     game = new_game(competition__close_by_director_allowed=True)
-    client.force_login(UserFactory.create(is_staff=True))
+    client.force_login(league_staff())
     play(game, ("kap", "a"))
     assert client.get(url("game_sheet", game)).context["can_close"]
     response = client.post(url("game_close", game), follow=True)
