@@ -148,6 +148,19 @@ def _messages() -> dict[str, str]:
         ),
         "swiss_duplicate_entrant": _("An entry appears twice in the pairing."),
         "match_same_entry": _("An entry cannot play itself."),
+        "match_reported_totals": _(
+            "This match has reported totals only: it takes no games. Clear the totals first."
+        ),
+        "game_same_koppel": _("A koppel cannot play itself."),
+        "koppel_not_in_match": _("%(koppel)s does not play in this match."),
+        "seats_incomplete": _("Fill all four seats, or none."),
+        "seats_do_not_fit": _(
+            "Seats 1 and 3 are koppel A's two players, seats 2 and 4 koppel B's."
+        ),
+        "game_has_rounds_setup": _(
+            "This game has rounds: its match, koppels and seats can't change any more. "
+            "Delete its rounds on the score sheet first."
+        ),
         "entry_already_playing": _("%(entry)s already plays (or has the bye) on this matchday."),
         "entry_not_scheduled": _("%(entry)s has no match and no bye on this matchday."),
         "swap_same_match": _("These two already play each other: nothing to swap."),

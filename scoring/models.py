@@ -104,15 +104,22 @@ class Game(models.Model):
         verbose_name_plural = _("games")
         constraints = [
             models.CheckConstraint(
-                condition=~Q(team_a=models.F("team_b")), name="game_distinct_teams"
+                condition=~Q(team_a=models.F("team_b")),
+                name="game_distinct_teams",
+                violation_error_message=_("A koppel cannot play itself."),
             ),
             models.UniqueConstraint(
-                fields=["match", "sitting", "table"], name="game_table_once_per_sitting"
+                fields=["match", "sitting", "table"],
+                name="game_table_once_per_sitting",
+                violation_error_message=_(
+                    "Another game of this match is at this table in this sitting already."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(total_a__isnull=True, total_b__isnull=True)
                 | Q(total_a__isnull=False, total_b__isnull=False),
                 name="game_totals_both_or_none",
+                violation_error_message=_("Give the totals of both koppels, or neither."),
             ),
             models.CheckConstraint(
                 condition=Q(
@@ -128,9 +135,12 @@ class Game(models.Model):
                     seat_4__isnull=False,
                 ),
                 name="game_seats_all_or_none",
+                violation_error_message=_("Fill all four seats, or none."),
             ),
             models.CheckConstraint(
-                condition=Q(table__gte=1) & Q(sitting__gte=1), name="game_table_sitting_positive"
+                condition=Q(table__gte=1) & Q(sitting__gte=1),
+                name="game_table_sitting_positive",
+                violation_error_message=_("Table and sitting numbers start at 1."),
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["open", "finished", "closed"]), name="game_status_valid"
@@ -212,7 +222,11 @@ class Round(models.Model):
         verbose_name = _("round")
         verbose_name_plural = _("rounds")
         constraints = [
-            models.UniqueConstraint(fields=["game", "number"], name="round_number_once_per_game"),
+            models.UniqueConstraint(
+                fields=["game", "number"],
+                name="round_number_once_per_game",
+                violation_error_message=_("This game has a round with this number already."),
+            ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
                 condition=Q(result__in=[r.value for r in Result]), name="round_result_valid"
@@ -227,9 +241,14 @@ class Round(models.Model):
                     tricks_b__lte=13,
                 ),
                 name="round_tricks_both_or_none",
+                violation_error_message=_(
+                    "Give the tricks of both koppels (0 to 13 each), or neither."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(points_a=0) | Q(points_b=0), name="round_one_team_scores"
+                condition=Q(points_a=0) | Q(points_b=0),
+                name="round_one_team_scores",
+                violation_error_message=_("Only one koppel scores in a round."),
             ),
         ]
 

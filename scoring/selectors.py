@@ -24,7 +24,16 @@ from scoring.rules import (
     check_game_totals,
     replay,
 )
-from tournaments.models import Bye, Competition, Deduction, Entry, Match, SquadMember
+from tournaments.models import (
+    Bye,
+    Competition,
+    Deduction,
+    Entry,
+    Match,
+    Player,
+    SquadMember,
+    Team,
+)
 
 
 def competition_entries(*, competition: Competition) -> list[Entry]:
@@ -448,3 +457,64 @@ def competition_games_replay(
             raise exc.at(game=game.pk) from None
         replayed.append((game, rounds, played))
     return replayed
+
+
+def game_setup_check(
+    *,
+    match: Match,
+    team_a: Team,
+    team_b: Team,
+    seats: Sequence[Player | None],
+    game: Game | None = None,
+) -> bool:
+    """Check who plays a game before it is saved; returns whether koppel A plays for home.
+
+    Koppel A and B are the match's two koppels (pairs) or one koppel of each club (club
+    match); seats are all four players clockwise or none, seats 1 and 3 being koppel A
+    (RULES.md "Terms"); a match with reported totals takes no games; and once a game has
+    rounds, its match, koppels and seats stay as they are (the rounds depend on them).
+
+    Raises RuleViolation: `match_reported_totals`, `game_same_koppel`,
+    `koppel_not_in_match` (param koppel), `seats_incomplete`, `seats_do_not_fit`,
+    `game_has_rounds_setup`.
+    """
+    if match.total_home is not None:
+        raise RuleViolation("match_reported_totals")
+    if team_a.pk == team_b.pk:
+        raise RuleViolation("game_same_koppel")
+    home, away = match.home, match.away
+
+    def plays_for(team: Team, entry: Entry) -> bool:
+        if entry.team_id is not None:
+            return team.pk == entry.team_id
+        clubs = {team.player_1.club_id, team.player_2.club_id}
+        return clubs == {entry.club_id}
+
+    if plays_for(team_a, home) and plays_for(team_b, away):
+        a_is_home = True
+    elif plays_for(team_a, away) and plays_for(team_b, home):
+        a_is_home = False
+    else:
+        outsider = team_b if plays_for(team_a, home) or plays_for(team_a, away) else team_a
+        raise RuleViolation("koppel_not_in_match", koppel=str(outsider))
+
+    given = [seat for seat in seats if seat is not None]
+    if given and len(given) != 4:
+        raise RuleViolation("seats_incomplete")
+    if given:
+        ids = [seat.pk for seat in given]
+        if {ids[0], ids[2]} != team_a.player_ids or {ids[1], ids[3]} != team_b.player_ids:
+            raise RuleViolation("seats_do_not_fit")
+
+    if game is not None and game.pk is not None and game.rounds.exists():
+        stored = Game.objects.get(pk=game.pk)
+        before = (stored.match_id, stored.team_a_id, stored.team_b_id, stored.seats)
+        after = (
+            match.pk,
+            team_a.pk,
+            team_b.pk,
+            tuple(seat.pk if seat else None for seat in seats),
+        )
+        if before != after:
+            raise RuleViolation("game_has_rounds_setup")
+    return a_is_home

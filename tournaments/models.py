@@ -71,7 +71,9 @@ class Team(models.Model):
         verbose_name_plural = _("koppels")
         constraints = [
             models.CheckConstraint(
-                condition=~Q(player_1=models.F("player_2")), name="team_two_distinct_players"
+                condition=~Q(player_1=models.F("player_2")),
+                name="team_two_distinct_players",
+                violation_error_message=_("A koppel is two different players."),
             ),
         ]
 
@@ -206,36 +208,57 @@ class Competition(models.Model):
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
                 name="competition_target_positive",
+                violation_error_message=_(
+                    "The target score must be at least 1 (or empty for no target)."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(fixed_rounds__isnull=True) | Q(fixed_rounds__gte=1),
                 name="competition_fixed_rounds_positive",
+                violation_error_message=_(
+                    "The fixed number of rounds must be at least 1 (or empty for off)."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(target_score__isnull=False)
                 | Q(fixed_rounds__isnull=False)
                 | Q(close_by_director_allowed=True),
                 name="competition_game_can_end",
+                violation_error_message=_(
+                    "A game must be able to end: set a target score, a fixed number of rounds, or"
+                    " let the director close games."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(early_kap_penalty__gte=1), name="competition_early_kap_penalty_positive"
+                condition=Q(early_kap_penalty__gte=1),
+                name="competition_early_kap_penalty_positive",
+                violation_error_message=_("The early-kap penalty must be at least 1 point."),
             ),
             models.CheckConstraint(
                 condition=Q(koppels_per_side__gte=1, koppels_per_side__lte=6)
                 & Q(min_koppels__gte=1, min_koppels__lte=models.F("koppels_per_side"))
                 & Q(sittings__gte=1, sittings__lte=models.F("koppels_per_side")),
                 name="competition_club_match_shape",
+                violation_error_message=_(
+                    "Club matches: 1 to 6 koppels a side, a minimum between 1 and that number, "
+                    "and no more sittings than koppels a side."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(
                     schedule_format__in=["manual", "round_robin", "double_round_robin", "swiss"]
                 ),
                 name="competition_schedule_format_valid",
+                violation_error_message=_("Choose one of the listed schedules."),
             ),
             models.CheckConstraint(
                 condition=Q(points_win__gte=models.F("points_draw"))
                 & Q(points_draw__gte=models.F("points_loss")),
                 name="competition_points_ordered",
+                violation_error_message=_(
+                    "A win must give at least as many points as a draw, and a draw at least as "
+                    "many as a loss."
+                ),
             ),
         ]
 
@@ -322,16 +345,21 @@ class Entry(models.Model):
                 condition=Q(team__isnull=False, club__isnull=True)
                 | Q(team__isnull=True, club__isnull=False),
                 name="entry_team_or_club",
+                violation_error_message=_(
+                    "An entry is either a koppel or a club, not both and not neither."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["competition", "team"],
                 condition=Q(team__isnull=False),
                 name="entry_team_once",
+                violation_error_message=_("This koppel is entered already."),
             ),
             models.UniqueConstraint(
                 fields=["competition", "club"],
                 condition=Q(club__isnull=False),
                 name="entry_club_once",
+                violation_error_message=_("This club is entered already."),
             ),
         ]
 
@@ -365,8 +393,18 @@ class Matchday(models.Model):
         verbose_name = _("matchday")
         verbose_name_plural = _("matchdays")
         constraints = [
-            models.UniqueConstraint(fields=["competition", "number"], name="matchday_number_once"),
-            models.CheckConstraint(condition=Q(number__gte=1), name="matchday_number_positive"),
+            models.UniqueConstraint(
+                fields=["competition", "number"],
+                name="matchday_number_once",
+                violation_error_message=_(
+                    "This competition has a matchday with this number already."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1),
+                name="matchday_number_positive",
+                violation_error_message=_("Matchday numbers start at 1."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -408,29 +446,47 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(
-                condition=~Q(home=models.F("away")), name="match_distinct_entries"
+                condition=~Q(home=models.F("away")),
+                name="match_distinct_entries",
+                violation_error_message=_("An entry cannot play itself."),
             ),
             models.CheckConstraint(
                 condition=Q(total_home__isnull=True, total_away__isnull=True)
                 | Q(total_home__isnull=False, total_away__isnull=False),
                 name="match_totals_both_or_none",
+                violation_error_message=_("Give the reported totals of both sides, or neither."),
             ),
             models.UniqueConstraint(
-                fields=["matchday", "home"], name="match_home_once_per_matchday"
+                fields=["matchday", "home"],
+                name="match_home_once_per_matchday",
+                violation_error_message=_(
+                    "This entry plays at home in another match of this matchday already."
+                ),
             ),
             models.UniqueConstraint(
                 fields=["matchday", "table"],
                 condition=Q(table__isnull=False),
                 name="match_table_once_per_matchday",
+                violation_error_message=_(
+                    "Another match of this matchday is at this table already."
+                ),
             ),
             models.CheckConstraint(
-                condition=Q(forfeit__in=["", "home", "away", "both"]), name="match_forfeit_valid"
+                condition=Q(forfeit__in=["", "home", "away", "both"]),
+                name="match_forfeit_valid",
+                violation_error_message=_("Choose one of the listed forfeit sides."),
             ),
             models.CheckConstraint(
-                condition=Q(forfeit="") | ~Q(forfeit_reason=""), name="match_forfeit_has_reason"
+                condition=Q(forfeit="") | ~Q(forfeit_reason=""),
+                name="match_forfeit_has_reason",
+                violation_error_message=_("A forfeit needs a reason."),
             ),
             models.UniqueConstraint(
-                fields=["matchday", "away"], name="match_away_once_per_matchday"
+                fields=["matchday", "away"],
+                name="match_away_once_per_matchday",
+                violation_error_message=_(
+                    "This entry plays away in another match of this matchday already."
+                ),
             ),
         ]
 
@@ -464,7 +520,11 @@ class Bye(models.Model):
         verbose_name = _("bye")
         verbose_name_plural = _("byes")
         constraints = [
-            models.UniqueConstraint(fields=["matchday", "entry"], name="bye_once_per_matchday"),
+            models.UniqueConstraint(
+                fields=["matchday", "entry"],
+                name="bye_once_per_matchday",
+                violation_error_message=_("This entry has a bye on this matchday already."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -503,8 +563,16 @@ class Deduction(models.Model):
         verbose_name = _("deduction")
         verbose_name_plural = _("deductions")
         constraints = [
-            models.CheckConstraint(condition=Q(points__gte=1), name="deduction_points_positive"),
-            models.CheckConstraint(condition=~Q(reason=""), name="deduction_has_reason"),
+            models.CheckConstraint(
+                condition=Q(points__gte=1),
+                name="deduction_points_positive",
+                violation_error_message=_("Deduct at least 1 point."),
+            ),
+            models.CheckConstraint(
+                condition=~Q(reason=""),
+                name="deduction_has_reason",
+                violation_error_message=_("A deduction needs a reason."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -525,7 +593,11 @@ class Squad(models.Model):
         verbose_name = _("squad")
         verbose_name_plural = _("squads")
         constraints = [
-            models.UniqueConstraint(fields=["club", "season"], name="squad_once_per_season"),
+            models.UniqueConstraint(
+                fields=["club", "season"],
+                name="squad_once_per_season",
+                violation_error_message=_("This club has a squad for this season already."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -553,7 +625,12 @@ class SquadMember(models.Model):
         verbose_name_plural = _("squad members")
         constraints = [
             models.UniqueConstraint(
-                fields=["season", "player"], name="squad_member_one_club_a_season"
+                fields=["season", "player"],
+                name="squad_member_one_club_a_season",
+                violation_error_message=_(
+                    "This player is on a squad for this season already; transfers only between "
+                    "seasons."
+                ),
             ),
         ]
 
