@@ -53,7 +53,7 @@ def test_wrong_setups_are_refused(game, change, code):
         "three_seats": {"seats": [a1, b1, a2, None]},
         "a_player_in_seat_2": {"seats": [a1, a2, b1, b2]},
         "same_player_twice": {"seats": [a1, b1, a1, b2]},
-    }[change]  # type: ignore[assignment]
+    }[change]
     with pytest.raises(RuleViolation) as caught:
         check(game, **changes)
     assert caught.value.code == code
