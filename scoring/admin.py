@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 from django.urls import reverse
@@ -17,7 +18,54 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
+from scoring.rules import RuleViolation
+from scoring.selectors import game_setup_check
+from scoring.services import standings_refresh_on_commit
+from tournaments.models import Match
+
+
+class GameAdminForm(forms.ModelForm):
+    """Who plays a game, checked like the importer does (`game_setup_check`).
+
+    `a_is_home` is derived from the koppels, never typed in. Once a game has rounds (or
+    totals), its match, koppels and seats stay as they are.
+    """
+
+    class Meta:
+        model = Game
+        fields = [
+            "match",
+            "sitting",
+            "table",
+            "team_a",
+            "team_b",
+            "seat_1",
+            "seat_2",
+            "seat_3",
+            "seat_4",
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        match, team_a, team_b = (cleaned.get(name) for name in ("match", "team_a", "team_b"))
+        if match is None or team_a is None or team_b is None:
+            return cleaned  # the field errors say what is missing
+        seats = [cleaned.get(f"seat_{n}") for n in (1, 2, 3, 4)]
+        game = self.instance if self.instance.pk else None
+        try:
+            if game is not None and game.by_totals:
+                stored = (game.match_id, game.team_a_id, game.team_b_id)
+                if stored != (match.pk, team_a.pk, team_b.pk):
+                    raise RuleViolation("game_has_rounds_setup")
+            self.instance.a_is_home = game_setup_check(
+                match=match, team_a=team_a, team_b=team_b, seats=seats, game=game
+            )
+        except RuleViolation as exc:
+            raise forms.ValidationError(rule_message(exc), code=exc.code) from None
+        return cleaned
+
 
 RESULTS_READ_ONLY = _(
     "Scores, status and rounds are computed by the rules engine from what the director "
@@ -34,6 +82,8 @@ DERIVED_GAME_FIELDS = [
     "baunies_b",
     "total_a",
     "total_b",
+    "confirmed_at",
+    "confirmed_by",
 ]
 
 
@@ -87,6 +137,7 @@ class RoundInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(SimpleHistoryAdmin):
+    form = GameAdminForm
     list_display = [
         "__str__",
         "competition",
@@ -122,8 +173,19 @@ class GameAdmin(SimpleHistoryAdmin):
         "team_b__player_2__name",
     ]
     autocomplete_fields = ["match", "team_a", "team_b", "seat_1", "seat_2", "seat_3", "seat_4"]
-    readonly_fields = [*DERIVED_GAME_FIELDS, "score_sheet"]
+    readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet"]
     inlines = [RoundInline]
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        # A game added or moved changes which matches are complete: refresh the table, and
+        # the old competition's too when the game left it.
+        standings_refresh_on_commit(obj.match.matchday.competition_id)
+        old_match = form.initial.get("match") if change else None
+        if old_match is not None and old_match != obj.match_id:
+            old = Match.objects.select_related("matchday").get(pk=old_match)
+            standings_refresh_on_commit(old.matchday.competition_id)
+
     fieldsets = [
         (None, {"fields": ["match", "sitting", "table", "team_a", "team_b", "a_is_home"]}),
         (
@@ -141,6 +203,7 @@ class GameAdmin(SimpleHistoryAdmin):
                     ("kaps_a", "kaps_b"),
                     ("baunies_a", "baunies_b"),
                     ("total_a", "total_b"),
+                    ("confirmed_at", "confirmed_by"),
                 ],
             },
         ),
@@ -204,7 +267,9 @@ class RoundAdmin(SimpleHistoryAdmin):
 
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):
-    """Computed rows (`standings_refresh`): to look at, never to edit."""
+    """Computed rows (`standings_refresh`): to look at, never to edit. `byes` and `deducted`
+    are already counted in `points`; `head_to_head` shows the mini-table points when
+    head-to-head separated the entry from others tied with it."""
 
     list_display = [
         "competition",
@@ -220,6 +285,9 @@ class StandingAdmin(admin.ModelAdmin):
         "saldo",
         "kaps",
         "baunies",
+        "byes",
+        "deducted",
+        "head_to_head",
         "computed_at",
     ]
     list_display_links = ["entry"]

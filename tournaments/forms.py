@@ -1,8 +1,8 @@
-"""Forms of the tournaments app: the competition form of the admin."""
+"""Forms of the tournaments app: the competition form of the admin and the director's pages."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.text import format_lazy
@@ -12,7 +12,7 @@ from scoring import selectors
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import TIEBREAK_KEYS, RuleViolation, check_tiebreaks
-from tournaments.models import Competition
+from tournaments.models import Competition, Deduction, Entry, Match, Matchday
 
 
 class CompetitionAdminForm(forms.ModelForm):
@@ -44,6 +44,19 @@ class CompetitionAdminForm(forms.ModelForm):
             "points_draw",
             "points_loss",
             "tiebreaks",
+            "schedule_format",
+            "bye_result",
+            "bye_score_for",
+            "bye_score_against",
+            "koppels_per_side",
+            "min_koppels",
+            "sittings",
+            "late_koppel_until_sitting",
+            "squads_required",
+            "ineligible_deduction",
+            "forfeit_score_for",
+            "forfeit_score_against",
+            "confirmation_required",
             "directors",
         ]
         help_texts = {
@@ -80,6 +93,7 @@ class CompetitionAdminForm(forms.ModelForm):
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        self._check_club_match_shape(cleaned)
         if any(name in self.errors for name in Competition.RULE_FIELDS):
             return cleaned
         candidate = Competition(**{name: cleaned.get(name) for name in Competition.RULE_FIELDS})
@@ -106,3 +120,234 @@ class CompetitionAdminForm(forms.ModelForm):
                 },
             ) from None
         return cleaned
+
+    def _check_club_match_shape(self, cleaned: dict[str, Any]) -> None:
+        """Club matches: 1–6 koppels a side, a minimum and sittings within that number."""
+        koppels = cleaned.get("koppels_per_side")
+        if koppels is None:
+            return
+        if not 1 <= koppels <= 6:
+            self.add_error("koppels_per_side", _("A side fields 1 to 6 koppels."))
+            return
+        for name in ("min_koppels", "sittings"):
+            value = cleaned.get(name)
+            if value is not None and not 1 <= value <= koppels:
+                self.add_error(
+                    name,
+                    _("Between 1 and the koppels a side (%(koppels)s).") % {"koppels": koppels},
+                )
+
+
+# ---------------------------------------------------------------- the director's pages
+#
+# These forms check the shape of the input (numbers in range, entries of this competition);
+# whether a pairing or a lineup is allowed is the services' call, and their refusals come
+# back as form errors through `rule_message`.
+
+MAX_TABLE = 99
+
+
+def _entry_choices(competition: Competition) -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(
+        queryset=Entry.objects.filter(competition=competition).select_related(
+            "team__player_1", "team__player_2", "club"
+        ),
+        label=_("Entry"),
+    )
+
+
+class RoundRobinForm(forms.Form):
+    """Generate the whole season's round robin: optional first date and the gap between."""
+
+    start = forms.DateField(
+        label=_("First matchday"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Optional: the date of matchday 1."),
+    )
+    days_between = forms.IntegerField(
+        label=_("Days between matchdays"), min_value=1, max_value=366, initial=7
+    )
+
+
+class SwissPairForm(forms.Form):
+    """Pair the next Swiss matchday; a reason lets it go ahead before the last one finished."""
+
+    date = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    override_reason = forms.CharField(
+        label=_("Pair anyway, because"),
+        required=False,
+        max_length=500,
+        help_text=_("Stored with the matchday and shown on its page."),
+    )
+
+
+class DeductionForm(forms.Form):
+    """Take competition points from an entry, with the reason shown under the standings."""
+
+    entry = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Entry"))
+    points = forms.IntegerField(label=_("Points"), min_value=1, max_value=1000)
+    reason = forms.CharField(label=_("Reason"), max_length=200)
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"] = _entry_choices(competition)
+
+
+class DeductionDeleteForm(forms.Form):
+    """Withdraw one deduction of this competition."""
+
+    deduction = forms.ModelChoiceField(queryset=Deduction.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.ModelChoiceField, self.fields["deduction"])
+        field.queryset = Deduction.objects.filter(competition=competition)
+
+
+class SwapForm(forms.Form):
+    """Swap two entries' places on a matchday (two matches, or a match and the bye)."""
+
+    entry_a = forms.ModelChoiceField(queryset=Entry.objects.none())
+    entry_b = forms.ModelChoiceField(queryset=Entry.objects.none())
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry_a"] = _entry_choices(competition)
+        self.fields["entry_a"].label = _("Swap")
+        self.fields["entry_b"] = _entry_choices(competition)
+        self.fields["entry_b"].label = _("with")
+
+
+class TableMoveForm(forms.Form):
+    """Move a match to another table of its matchday (a match already there swaps)."""
+
+    match = forms.ModelChoiceField(queryset=Match.objects.none(), label=_("Match"))
+    table = forms.IntegerField(label=_("to table"), min_value=1, max_value=MAX_TABLE)
+
+    def __init__(self, *args: Any, matchday: Matchday, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.ModelChoiceField, self.fields["match"])
+        field.queryset = Match.objects.filter(matchday=matchday).select_related(
+            "home__team__player_1",
+            "home__team__player_2",
+            "home__club",
+            "away__team__player_1",
+            "away__team__player_2",
+            "away__club",
+        )
+
+
+class MatchAddForm(forms.Form):
+    """Add a match by hand: home, away and optionally its table."""
+
+    home = forms.ModelChoiceField(queryset=Entry.objects.none())
+    away = forms.ModelChoiceField(queryset=Entry.objects.none())
+    table = forms.IntegerField(
+        label=_("Table"),
+        min_value=1,
+        max_value=MAX_TABLE,
+        required=False,
+        help_text=_("Empty: the first free table."),
+    )
+
+    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["home"] = _entry_choices(competition)
+        self.fields["home"].label = _("Home")
+        self.fields["away"] = _entry_choices(competition)
+        self.fields["away"].label = _("Away")
+
+
+class MatchDeleteForm(forms.Form):
+    """Remove a match of this matchday that has no results."""
+
+    match = forms.ModelChoiceField(queryset=Match.objects.none(), widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, matchday: Matchday, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = cast(forms.ModelChoiceField, self.fields["match"])
+        field.queryset = Match.objects.filter(matchday=matchday)
+
+
+class ClubLineupForm(forms.Form):
+    """The koppels of a club match: `koppels_per_side` places a side, each may stay empty.
+
+    A place offers the koppels whose two players are of that side's club. When the
+    competition lets a koppel join late, each place has a "joins at sitting" number.
+    Fields: `home_1`…`home_N`, `away_1`…`away_N`, and `home_1_from`… when late is allowed.
+    """
+
+    def __init__(
+        self,
+        *args: Any,
+        match: Match,
+        home_teams: Any,
+        away_teams: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        competition = match.matchday.competition
+        self.size = competition.koppels_per_side
+        self.until = competition.late_koppel_until_sitting
+        self.places: list[tuple[str, str, str | None]] = []
+        for side, teams in (("home", home_teams), ("away", away_teams)):
+            for place in range(1, self.size + 1):
+                name = f"{side}_{place}"
+                self.fields[name] = forms.ModelChoiceField(
+                    queryset=teams,
+                    required=False,
+                    label=_("Place %(place)s") % {"place": place},
+                    empty_label=_("— nobody —"),
+                )
+                late_name = None
+                if self.until:
+                    late_name = f"{name}_from"
+                    self.fields[late_name] = forms.IntegerField(
+                        label=_("from sitting"),
+                        min_value=1,
+                        max_value=competition.sittings,
+                        required=False,
+                    )
+                self.places.append((side, name, late_name))
+
+    def side_fields(self, side: str) -> list[tuple[Any, Any]]:
+        """(koppel field, late field or None) per place of `side`, bound, for the template."""
+        return [
+            (self[name], self[late] if late else None)
+            for place_side, name, late in self.places
+            if place_side == side
+        ]
+
+    @property
+    def side_fields_home(self) -> list[tuple[Any, Any]]:
+        return self.side_fields("home")
+
+    @property
+    def side_fields_away(self) -> list[tuple[Any, Any]]:
+        return self.side_fields("away")
+
+    def lineup(self, side: str) -> list[int | None]:
+        return [
+            team.pk if (team := self.cleaned_data.get(name)) is not None else None
+            for place_side, name, _late in self.places
+            if place_side == side
+        ]
+
+    def late(self) -> dict[int, int]:
+        joins: dict[int, int] = {}
+        for _side, name, late_name in self.places:
+            team = self.cleaned_data.get(name)
+            sitting = self.cleaned_data.get(late_name) if late_name else None
+            if team is not None and sitting is not None and sitting > 1:
+                joins[team.pk] = sitting
+        return joins
+
+
+class ForfeitForm(forms.Form):
+    """Record a forfeit (a side and the reason), or lift it (side "—")."""
+
+    side = forms.ChoiceField(label=_("Forfeited by"), choices=Match.Forfeit.choices, required=False)
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)

@@ -15,7 +15,7 @@ Places name objects the way a director reads them: `competition`, `competition, 
 `clubs[3]` (1-based positions), `players[p07]`, `teams[t01]`, `entries`, `matchday 2`,
 `matchday 2, match kampoe-toppers` (the home and away entry keys), `…, game table 3` (with
 `sitting 2` in front of the table when the match's games use more than one sitting),
-`…, round 5`.
+`…, round 5`, `matchday 2, match kampoe-toppers, forfeit`, `deductions[1]`, `squads[kampoe]`.
 
 Beyond DESIGN.md, these optional keys are read and written (exported only when they differ
 from the default, so files that don't use them round-trip unchanged):
@@ -29,6 +29,27 @@ from the default, so files that don't use them round-trip unchanged):
 - `teams[].name` (text, default empty): a koppel's display name.
 - `games[].closed` (bool, default false): the director closed the game (needs
   `close_by_director_allowed`).
+
+Competition formats (docs/interchange.md has the whole format with examples):
+
+- `competition.schedule` ("manual", "round_robin", "double_round_robin", "swiss"),
+  `competition.bye` ({"result": "win|draw|loss", "score": [for, against]}),
+  `competition.forfeit_score` ([winner, loser]), `competition.club_matches`
+  ({"koppels", "min_koppels", "sittings", "late_until_sitting"}),
+  `competition.squads_required`, `competition.ineligible_deduction`,
+  `competition.confirmation_required`, `competition.rules.trump_open_card` (null, 9, 13).
+  Objects are exported with their non-default members only.
+- `matchdays[].byes` (entry keys, or {"entry", "reason"} when the bye has a reason) and
+  `matchdays[].override_reason`.
+- `matches[].table`, `matches[].forfeit` ({"side": "home|away|both", "reason"}, set through
+  `tournaments.services.match_forfeit_set`), `matches[].pairing_reason` (an object, stored
+  as is).
+- `games[].confirmed` (bool, default false; through `tournaments.services.game_confirm`).
+- top-level `deductions` ([{"entry", "points", "reason", "matchday", "match"}], through
+  `tournaments.services.deduction_add`) and `squads` ([{"club", "season", "locked_on",
+  "players"}], clubs competitions only: the squads of its entries for its season). Squad
+  members are written directly, so a lock date in the past does not stop an import of
+  history; a player on two clubs' squads in one season is refused.
 
 Other choices: `season` defaults to "", `rules`/`standings` members to the model defaults,
 the lists (`clubs`, `players`, `teams`, `entries`, `matchdays`, `matches`, `games`,
@@ -63,7 +84,20 @@ from scoring.services import (
     match_totals_enter,
     standings_rebuild,
 )
-from tournaments.models import Club, Competition, Entry, Match, Matchday, Player, Team
+from tournaments.models import (
+    Bye,
+    Club,
+    Competition,
+    Deduction,
+    Entry,
+    Match,
+    Matchday,
+    Player,
+    Squad,
+    SquadMember,
+    Team,
+)
+from tournaments.services import deduction_add, game_confirm, match_forfeit_set
 
 FORMAT = "troefclub-competition/1"
 RESULTS = tuple(result.value for result in Result)
@@ -81,6 +115,31 @@ EXTRA_RULE_DEFAULTS: dict[str, Any] = {
     "callers_required": False,
     "close_by_director_allowed": False,
     "early_kap_penalty": 2,
+    "trump_open_card": None,
+}
+TRUMP_OPEN_CARDS = (9, 13)
+# The optional competition keys of the formats (`competition.club_matches` members map
+# to the model fields on the right). Exported only when they differ from these defaults.
+CLUB_MATCH_FIELDS = {
+    "koppels": "koppels_per_side",
+    "min_koppels": "min_koppels",
+    "sittings": "sittings",
+    "late_until_sitting": "late_koppel_until_sitting",
+}
+FORMAT_DEFAULTS: dict[str, Any] = {
+    "schedule_format": "manual",
+    "bye_result": "win",
+    "bye_score_for": 20,
+    "bye_score_against": 0,
+    "forfeit_score_for": 0,
+    "forfeit_score_against": 0,
+    "koppels_per_side": 6,
+    "min_koppels": 5,
+    "sittings": 4,
+    "late_koppel_until_sitting": None,
+    "squads_required": False,
+    "ineligible_deduction": 3,
+    "confirmation_required": False,
 }
 
 
@@ -313,6 +372,7 @@ class _Game:
     rounds: list[_Round]
     totals: tuple[int, int] | None
     closed: bool
+    confirmed: bool = False
     pk: int | None = None
 
 
@@ -323,7 +383,14 @@ class _Match:
     away: str
     games: list[_Game]
     totals: tuple[int, int] | None
+    table: int | None = None
+    forfeit: tuple[str, str] | None = None  # side, reason
+    pairing_reason: dict[str, Any] = field(default_factory=dict)
     instance: Match | None = None
+
+    @property
+    def slug(self) -> str:
+        return f"{self.home}-{self.away}"
 
 
 @dataclass
@@ -332,7 +399,27 @@ class _Matchday:
     number: int
     date: datetime.date | None
     matches: list[_Match]
+    override_reason: str = ""
+    byes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # entry, reason
     instance: Matchday | None = None
+
+
+@dataclass
+class _Deduction:
+    place: str
+    entry: str
+    points: int
+    reason: str
+    match: _Match | None
+
+
+@dataclass
+class _Squad:
+    place: str
+    club: str
+    season: str
+    locked_on: datetime.date | None
+    players: list[str]
 
 
 @dataclass
@@ -343,9 +430,25 @@ class _Document:
     teams: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # p1, p2, name
     entries: list[str] = field(default_factory=list)
     matchdays: list[_Matchday] = field(default_factory=list)
+    deductions: list[_Deduction] = field(default_factory=list)
+    squads: list[_Squad] = field(default_factory=list)
 
 
-COMPETITION_FIELDS = ("slug", "name", "season", "kind", "rules", "standings")
+COMPETITION_FIELDS = (
+    "slug",
+    "name",
+    "season",
+    "kind",
+    "rules",
+    "standings",
+    "schedule",
+    "bye",
+    "forfeit_score",
+    "club_matches",
+    "squads_required",
+    "ineligible_deduction",
+    "confirmation_required",
+)
 RULE_FIELDS = (
     "target_score",
     "fixed_rounds",
@@ -381,6 +484,13 @@ def _parse_competition(data: _Object) -> dict[str, Any]:
     values["callers_required"] = rules.boolean("callers_required", default=False)
     values["close_by_director_allowed"] = rules.boolean("close_by_director_allowed", default=False)
     values["early_kap_penalty"] = rules.integer("early_kap_penalty", default=2, minimum=None)
+    trump = rules.integer("trump_open_card", default=None, minimum=None, nullable=True)
+    if trump not in (None, *TRUMP_OPEN_CARDS):
+        raise InterchangeError(
+            rules.place,
+            _("“trump_open_card” must be null, 9 or 13, not %(value)s") % {"value": trump},
+        )
+    values["trump_open_card"] = trump
     bonus = rules.obj("stinkende_bonus", ("kap", "baunie"), default={})
     values["stinkende_kap_bonus"] = bonus.integer("kap", default=0, minimum=None)
     values["stinkende_baunie_bonus"] = bonus.integer("baunie", default=0, minimum=None)
@@ -420,6 +530,66 @@ def _parse_competition(data: _Object) -> dict[str, Any]:
     except RuleViolation as exc:
         raise _violation(standings.place, exc) from None
     values["tiebreaks"] = list(tiebreaks)
+    values.update(_parse_formats(comp))
+    return values
+
+
+def _choice(item: _Object, key: str, choices: Iterable[str], default: str) -> str:
+    value = item.text(key, default=default, max_length=40)
+    if value not in choices:
+        raise InterchangeError(
+            item.place,
+            _("“%(key)s” must be one of %(choices)s, not “%(value)s”")
+            % {
+                "key": key,
+                "choices": ", ".join(f"“{choice}”" for choice in choices),
+                "value": _show(value),
+            },
+        )
+    return value
+
+
+def _score_pair(item: _Object, key: str, default: list[int]) -> tuple[int, int]:
+    """A `[x, y]` pair of game points (0 or more) at `key`, `default` when absent."""
+    pair = _int_pair(item.place, key, item.value.get(key, default), maximum=SMALL_INT_MAX)
+    if min(pair) < 0:
+        raise InterchangeError(
+            item.place,
+            _("“%(key)s” must hold numbers of 0 or more, not %(value)s")
+            % {"key": key, "value": min(pair)},
+        )
+    return pair
+
+
+def _parse_formats(comp: _Object) -> dict[str, Any]:
+    """The competition-format keys: schedule, bye, forfeit score, club matches and flags."""
+    values: dict[str, Any] = {
+        "schedule_format": _choice(comp, "schedule", Competition.Format.values, "manual"),
+    }
+    bye = comp.obj("bye", ("result", "score"), default={})
+    values["bye_result"] = _choice(bye, "result", Competition.ByeResult.values, "win")
+    values["bye_score_for"], values["bye_score_against"] = _score_pair(bye, "score", [20, 0])
+    values["forfeit_score_for"], values["forfeit_score_against"] = _score_pair(
+        comp, "forfeit_score", [0, 0]
+    )
+    club = comp.obj("club_matches", CLUB_MATCH_FIELDS, default={})
+    koppels = club.integer("koppels", default=6, minimum=1, maximum=6)
+    values["koppels_per_side"] = koppels
+    values["min_koppels"] = club.integer("min_koppels", default=min(5, koppels), minimum=1)
+    values["sittings"] = club.integer("sittings", default=min(4, koppels), minimum=1)
+    for key in ("min_koppels", "sittings"):
+        if values[key] > koppels:
+            raise InterchangeError(
+                club.place,
+                _("“%(key)s” can't be more than “koppels” (%(koppels)s), not %(value)s")
+                % {"key": key, "koppels": koppels, "value": values[key]},
+            )
+    values["late_koppel_until_sitting"] = club.integer(
+        "late_until_sitting", default=None, minimum=1, nullable=True
+    )
+    values["squads_required"] = comp.boolean("squads_required", default=False)
+    values["ineligible_deduction"] = comp.integer("ineligible_deduction", default=3)
+    values["confirmation_required"] = comp.boolean("confirmation_required", default=False)
     return values
 
 
@@ -507,10 +677,27 @@ def _parse_entries(data: _Object, doc: _Document) -> None:
         doc.entries.append(entry)
 
 
+def _parse_date(place: str, key: str, raw: str | None) -> datetime.date | None:
+    if raw is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        raise InterchangeError(
+            place,
+            _("“%(key)s” must be a date like 2026-10-02, not “%(value)s”")
+            % {"key": key, "value": _show(raw)},
+        ) from None
+
+
 def _parse_matchdays(data: _Object, doc: _Document) -> None:
     numbers: set[int] = set()
     for position, raw in enumerate(data.array("matchdays", default=[]), start=1):
-        item = _Object(raw, f"matchdays[{position}]", ("number", "date", "matches"))
+        item = _Object(
+            raw,
+            f"matchdays[{position}]",
+            ("number", "date", "matches", "byes", "override_reason"),
+        )
         number = item.integer("number", minimum=1)
         if number in numbers:
             raise InterchangeError(
@@ -520,19 +707,17 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
         place = _("matchday %(number)s") % {"number": number}
         item.place = place
         raw_date = item.text("date", default=None, max_length=10, nullable=True)
-        date = None
-        if raw_date is not None:
-            try:
-                date = datetime.date.fromisoformat(raw_date)
-            except ValueError:
-                raise InterchangeError(
-                    place,
-                    _("“date” must be a date like 2026-10-02, not “%(value)s”")
-                    % {"value": _show(raw_date)},
-                ) from None
-        matchday = _Matchday(place=place, number=number, date=date, matches=[])
+        date = _parse_date(place, "date", raw_date)
+        matchday = _Matchday(
+            place=place,
+            number=number,
+            date=date,
+            matches=[],
+            override_reason=item.text("override_reason", default="", max_length=10000),
+        )
         homes: set[str] = set()
         aways: set[str] = set()
+        tables: dict[int, str] = {}
         for index, raw_match in enumerate(item.array("matches", default=[]), start=1):
             match = _parse_match(raw_match, _join(place, f"matches[{index}]"), doc, place)
             for side, seen in ((match.home, homes), (match.away, aways)):
@@ -543,12 +728,69 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
                         % {"entry": side, "role": _("home") if seen is homes else _("away")},
                     )
                 seen.add(side)
+            if match.table is not None:
+                if match.table in tables:
+                    raise InterchangeError(
+                        match.place,
+                        _("table %(table)s is taken by match %(other)s on this matchday")
+                        % {"table": match.table, "other": tables[match.table]},
+                    )
+                tables[match.table] = match.slug
             matchday.matches.append(match)
+        _parse_byes(item, matchday, doc)
         doc.matchdays.append(matchday)
 
 
+def _parse_byes(item: _Object, matchday: _Matchday, doc: _Document) -> None:
+    """`byes`: entry keys, or {"entry": key, "reason": {…}} for a bye with its reason."""
+    playing = {}
+    for match in matchday.matches:
+        playing[match.home] = playing[match.away] = match.slug
+    seen: set[str] = set()
+    for position, raw in enumerate(item.array("byes", default=[]), start=1):
+        reason: dict[str, Any] = {}
+        if isinstance(raw, dict):
+            bye = _Object(raw, _join(item.place, f"byes[{position}]"), ("entry", "reason"))
+            entry = bye.text("entry", max_length=64)
+            reason = _json_object(bye, "reason")
+        elif isinstance(raw, str):
+            entry = raw
+        else:
+            raise InterchangeError(
+                item.place,
+                _("“byes” must hold entry keys, not %(kind)s") % {"kind": _kind_of(raw)},
+            )
+        if entry not in doc.entries:
+            raise InterchangeError(
+                item.place,
+                _("bye “%(entry)s” is not in “entries”") % {"entry": _show(entry)},
+            )
+        if entry in seen:
+            raise InterchangeError(
+                item.place, _("“%(entry)s” has two byes on this matchday") % {"entry": entry}
+            )
+        if entry in playing:
+            raise InterchangeError(
+                item.place,
+                _("“%(entry)s” has a bye but also plays match %(match)s on this matchday")
+                % {"entry": entry, "match": playing[entry]},
+            )
+        seen.add(entry)
+        matchday.byes.append((entry, reason))
+
+
+def _json_object(item: _Object, key: str) -> dict[str, Any]:
+    """An object stored as is (a pairing or bye reason); {} when absent."""
+    value = item.value.get(key, {})
+    if not isinstance(value, dict):
+        raise item._wrong(key, _("an object"), value)
+    return value
+
+
 def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _Match:
-    item = _Object(raw, place, ("home", "away", "games", "totals"))
+    item = _Object(
+        raw, place, ("home", "away", "games", "totals", "table", "forfeit", "pairing_reason")
+    )
     home = item.text("home", max_length=64)
     away = item.text("away", max_length=64)
     item.place = place = _join(matchday_place, _("match %(slug)s") % {"slug": f"{home}-{away}"})
@@ -565,7 +807,23 @@ def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _
         if item.has("games") and item.value["games"]:
             raise InterchangeError(place, _("a match gives either “games” or “totals”, not both"))
         totals = _int_pair(place, "totals", item.value["totals"], maximum=INT_MAX)
-    match = _Match(place=place, home=home, away=away, games=[], totals=totals)
+    match = _Match(
+        place=place,
+        home=home,
+        away=away,
+        games=[],
+        totals=totals,
+        table=item.integer("table", default=None, minimum=1, nullable=True),
+        pairing_reason=_json_object(item, "pairing_reason"),
+    )
+    if item.has("forfeit"):
+        forfeit = item.obj("forfeit", ("side", "reason"))
+        side = forfeit.text("side", max_length=10)
+        if not side:  # "" would lift a forfeit: a file states forfeits, it doesn't lift them
+            raise InterchangeError(
+                forfeit.place, rule_message(RuleViolation("forfeit_side_invalid", side=side))
+            )
+        match.forfeit = (side, forfeit.text("reason", default="", max_length=200))
     raw_games = item.array("games", default=[])
     sittings = {repr(g.get("sitting", 1)) for g in raw_games if isinstance(g, dict)}
     tables: set[tuple[int, int]] = set()
@@ -575,14 +833,56 @@ def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _
             raise InterchangeError(game.place, _("two games at the same table in the same sitting"))
         tables.add((game.sitting, game.table))
         match.games.append(game)
+    if doc.competition["kind"] == "clubs":
+        _check_club_match_shape(match, doc)
     return match
+
+
+def _check_club_match_shape(match: _Match, doc: _Document) -> None:
+    """A club match's games fit the competition's tables and sittings; a koppel sits at one
+    table a sitting."""
+    koppels, sittings = doc.competition["koppels_per_side"], doc.competition["sittings"]
+    seated: set[tuple[int, str]] = set()
+    for game in match.games:
+        if game.sitting > sittings:
+            raise InterchangeError(
+                game.place,
+                _("sitting %(sitting)s, but a club match has %(sittings)s sittings here "
+                  "(competition, club_matches: “sittings”)")
+                % {"sitting": game.sitting, "sittings": sittings},
+            )  # fmt: skip
+        if game.table > koppels:
+            raise InterchangeError(
+                game.place,
+                _("table %(table)s, but a club match has %(koppels)s tables here "
+                  "(competition, club_matches: “koppels”)")
+                % {"table": game.table, "koppels": koppels},
+            )  # fmt: skip
+        for team in (game.team_a, game.team_b):
+            if (game.sitting, team) in seated:
+                raise InterchangeError(
+                    game.place,
+                    _("koppel “%(team)s” plays twice in sitting %(sitting)s")
+                    % {"team": team, "sitting": game.sitting},
+                )
+            seated.add((game.sitting, team))
 
 
 def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: bool) -> _Game:
     item = _Object(
         raw,
         place,
-        ("table", "sitting", "team_a", "team_b", "seats", "rounds", "totals", "closed"),
+        (
+            "table",
+            "sitting",
+            "team_a",
+            "team_b",
+            "seats",
+            "rounds",
+            "totals",
+            "closed",
+            "confirmed",
+        ),
     )
     table = item.integer("table", default=1, minimum=1)
     sitting = item.integer("sitting", default=1, minimum=1)
@@ -639,6 +939,7 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
             _parse_round(raw_round, _join(place, _("round %(number)s") % {"number": number}), doc)
         )
     closed = item.boolean("closed", default=False)
+    confirmed = item.boolean("confirmed", default=False)
     return _Game(
         place=place,
         table=table,
@@ -650,6 +951,7 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
         rounds=rounds,
         totals=totals,
         closed=closed,
+        confirmed=confirmed,
     )
 
 
@@ -727,13 +1029,143 @@ def _parse(data: Any) -> _Document:
     top = _Object(
         data,
         "document",
-        ("format", "competition", "clubs", "players", "teams", "entries", "matchdays"),
+        (
+            "format",
+            "competition",
+            "clubs",
+            "players",
+            "teams",
+            "entries",
+            "matchdays",
+            "deductions",
+            "squads",
+        ),
     )
     doc = _Document(competition=_parse_competition(top))
     _parse_people(top, doc)
     _parse_entries(top, doc)
     _parse_matchdays(top, doc)
+    _parse_deductions(top, doc)
+    _parse_squads(top, doc)
     return doc
+
+
+def _parse_deductions(data: _Object, doc: _Document) -> None:
+    fields = ("entry", "points", "reason", "matchday", "match")
+    for item in _list_of_objects(data, "deductions", fields, lambda _i, n: f"deductions[{n}]"):
+        entry = item.text("entry", max_length=64)
+        if entry not in doc.entries:
+            raise InterchangeError(
+                item.place, _("entry “%(entry)s” is not in “entries”") % {"entry": _show(entry)}
+            )
+        points = item.integer("points", minimum=None, maximum=INT_MAX)
+        reason = item.text("reason", max_length=200)
+        number = item.integer("matchday", default=None, minimum=1, nullable=True)
+        slug = item.text("match", default=None, max_length=130, nullable=True)
+        match = None
+        if (number is None) != (slug is None):
+            raise InterchangeError(
+                item.place,
+                _("a deduction for a match gives both “matchday” and “match” (e.g. "
+                  "\"matchday\": 2, \"match\": \"t01-t02\"); without a match, neither")
+            )  # fmt: skip
+        if number is not None:
+            matchday = next((md for md in doc.matchdays if md.number == number), None)
+            if matchday is None:
+                raise InterchangeError(
+                    item.place,
+                    _("there is no matchday %(number)s in “matchdays”") % {"number": number},
+                )
+            found = [m for m in matchday.matches if m.slug == slug]
+            if len(found) != 1:
+                text = (
+                    _("%(matchday)s has no match “%(match)s” (name it home-away)")
+                    if not found
+                    else _("“%(match)s” names two matches of %(matchday)s")
+                )
+                raise InterchangeError(
+                    item.place, text % {"matchday": matchday.place, "match": _show(slug)}
+                )
+            match = found[0]
+            if entry not in (match.home, match.away):
+                raise InterchangeError(
+                    item.place,
+                    _("“%(entry)s” does not play match %(match)s")
+                    % {"entry": entry, "match": match.slug},
+                )
+        doc.deductions.append(
+            _Deduction(place=item.place, entry=entry, points=points, reason=reason, match=match)
+        )
+
+
+def _squad_place(item: Any, position: int) -> str:
+    club = item.get("club") if isinstance(item, dict) else None
+    if isinstance(club, str) and club:
+        return f"squads[{_show(club)}]"
+    return f"squads[{position}]"
+
+
+def _parse_squads(data: _Object, doc: _Document) -> None:
+    fields = ("club", "season", "locked_on", "players")
+    season = doc.competition["season"]
+    placed: dict[str, str] = {}  # player -> club whose squad has them
+    for item in _list_of_objects(data, "squads", fields, _squad_place):
+        if doc.competition["kind"] != "clubs":
+            raise InterchangeError(
+                item.place, _("squads belong to a clubs competition; this one is “pairs”")
+            )
+        club = item.text("club", max_length=64)
+        if club not in doc.entries:
+            raise InterchangeError(
+                item.place,
+                _("club “%(club)s” is not in “entries” (a file holds its entries' squads)")
+                % {"club": _show(club)},
+            )
+        if any(squad.club == club for squad in doc.squads):
+            raise InterchangeError(item.place, _("club “%(club)s” has two squads") % {"club": club})
+        squad_season = item.text("season", max_length=20)
+        if squad_season != season:
+            raise InterchangeError(
+                item.place,
+                _("the squad's season “%(given)s” is not the competition's (“%(season)s”)")
+                % {"given": _show(squad_season), "season": season},
+            )
+        locked_on = _parse_date(
+            item.place,
+            "locked_on",
+            item.text("locked_on", default=None, max_length=10, nullable=True),
+        )
+        players = item.array("players", default=[])
+        for player in players:
+            if not isinstance(player, str):
+                raise InterchangeError(
+                    item.place,
+                    _("“players” must hold player keys, not %(kind)s") % {"kind": _kind_of(player)},
+                )
+            if player not in doc.players:
+                raise InterchangeError(
+                    item.place,
+                    _("player “%(player)s” is not in “players”") % {"player": _show(player)},
+                )
+            if player in placed:
+                other = placed[player]
+                text = (
+                    _("player “%(player)s” is on the squad of “%(other)s” too; a player is "
+                      "on one club's squad a season")
+                    if other != club
+                    else _("player “%(player)s” is on the squad twice")
+                )  # fmt: skip
+                raise InterchangeError(item.place, text % {"player": player, "other": other})
+            placed[player] = club
+        doc.squads.append(
+            _Squad(
+                place=item.place,
+                club=club,
+                season=squad_season,
+                locked_on=locked_on,
+                players=list(players),
+            )
+        )
 
 
 # ------------------------------------------------------------------ writing
@@ -799,7 +1231,10 @@ def _create_missing(model: type[M], existing: dict[str, M], new: list[M]) -> dic
 
 
 def _delete_competition(competition: Competition) -> None:
-    """Delete a competition and its schedule and results (clubs, players, koppels stay)."""
+    """Delete a competition and its schedule and results (clubs, players, koppels and squads
+    stay)."""
+    Deduction.objects.filter(competition=competition).delete()
+    Bye.objects.filter(matchday__competition=competition).delete()
     Round.objects.filter(game__match__matchday__competition=competition).delete()
     Game.objects.filter(match__matchday__competition=competition).delete()
     Match.objects.filter(matchday__competition=competition).delete()
@@ -871,16 +1306,30 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
         entries = list(competition.entries.select_related("team", "club"))
     entry_by_key = {entry.key: entry for entry in entries}
 
+    _import_squads(doc, clubs, players)
+
     for matchday in doc.matchdays:
         matchday.instance = Matchday(
-            competition=competition, number=matchday.number, date=matchday.date
+            competition=competition,
+            number=matchday.number,
+            date=matchday.date,
+            override_reason=matchday.override_reason,
         )
     Matchday.objects.bulk_create([md.instance for md in doc.matchdays if md.instance])
+    Bye.objects.bulk_create(
+        Bye(matchday=md.instance, entry=entry_by_key[entry], reason=reason)
+        for md in doc.matchdays
+        for entry, reason in md.byes
+    )
     all_matches = [match for md in doc.matchdays for match in md.matches]
     for md in doc.matchdays:
         for match in md.matches:
             match.instance = Match(
-                matchday=md.instance, home=entry_by_key[match.home], away=entry_by_key[match.away]
+                matchday=md.instance,
+                home=entry_by_key[match.home],
+                away=entry_by_key[match.away],
+                table=match.table,
+                pairing_reason=match.pairing_reason,
             )
     Match.objects.bulk_create([m.instance for m in all_matches if m.instance])
 
@@ -897,9 +1346,71 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
                 raise _violation(match.place, exc) from None
         for game in match.games:
             _import_game(game, match.instance, teams, players)
+        if match.forfeit is not None:
+            side, reason = match.forfeit
+            try:
+                match_forfeit_set(match_id=match.instance.pk, side=side, reason=reason)
+            except RuleViolation as exc:
+                raise _violation(_join(match.place, "forfeit"), exc) from None
+
+    for deduction in doc.deductions:
+        try:
+            deduction_add(
+                competition_id=competition.pk,
+                entry_id=entry_by_key[deduction.entry].pk,
+                points=deduction.points,
+                reason=deduction.reason,
+                match_id=deduction.match.instance.pk
+                if deduction.match and deduction.match.instance
+                else None,
+            )
+        except RuleViolation as exc:
+            raise _violation(deduction.place, exc) from None
 
     standings_rebuild(competition_id=competition.pk)
     return competition
+
+
+def _import_squads(doc: _Document, clubs: dict[str, Club], players: dict[str, Player]) -> None:
+    """The file's squads and their members, written directly: a lock date in the past must
+    not stop an import of history. A squad already stored (club and season) is reused and
+    keeps its lock date; a player on another club's squad that season is refused."""
+    if not doc.squads:
+        return
+    season = doc.competition["season"]
+    stored = {
+        squad.club_id: squad
+        for squad in Squad.objects.filter(
+            season=season, club__in=[clubs[s.club] for s in doc.squads]
+        )
+    }
+    members = {
+        member.player_id: member
+        for member in SquadMember.objects.filter(
+            season=season,
+            player__in=[players[key] for squad in doc.squads for key in squad.players],
+        ).select_related("squad__club", "player")
+    }
+    new_members = []
+    for item in doc.squads:
+        club = clubs[item.club]
+        squad = stored.get(club.pk)
+        if squad is None:
+            squad = Squad.objects.create(club=club, season=season, locked_on=item.locked_on)
+        for key in item.players:
+            player = players[key]
+            member = members.get(player.pk)
+            if member is None:
+                new_members.append(SquadMember(squad=squad, player=player, season=season))
+            elif member.squad_id != squad.pk:
+                exc = RuleViolation(
+                    "player_on_other_squad",
+                    player=f"{player.name} ({player.key})",
+                    club=str(member.squad.club),
+                    season=season,
+                )
+                raise InterchangeError(item.place, rule_message(exc), code=exc.code)
+    SquadMember.objects.bulk_create(new_members)
 
 
 def _import_game(
@@ -943,18 +1454,23 @@ def _import_game(
             )
         if game.closed:
             game_close(game_id=instance.pk)
+        if game.confirmed:
+            game_confirm(game_id=instance.pk, user=None)
     except RuleViolation as exc:
         raise _violation(game.place, exc, seat_names=seat_names) from None
 
 
 def competition_counts(*, competition: Competition) -> dict[str, int]:
-    """How many matchdays, matches, games, rounds and standings rows a competition has."""
+    """How many matchdays, matches, games, rounds, standings rows, byes and deductions a
+    competition has."""
     return {
         "matchdays": Matchday.objects.filter(competition=competition).count(),
         "matches": Match.objects.filter(matchday__competition=competition).count(),
         "games": Game.objects.filter(match__matchday__competition=competition).count(),
         "rounds": Round.objects.filter(game__match__matchday__competition=competition).count(),
         "standings": Standing.objects.filter(competition=competition).count(),
+        "byes": Bye.objects.filter(matchday__competition=competition).count(),
+        "deductions": Deduction.objects.filter(competition=competition).count(),
     }
 
 
@@ -979,11 +1495,49 @@ def _rules_export(competition: Competition) -> dict[str, Any]:
     return rules
 
 
+def _formats_export(competition: Competition) -> dict[str, Any]:
+    """The competition-format keys that differ from their defaults (objects: members too)."""
+    row: dict[str, Any] = {}
+    if competition.schedule_format != FORMAT_DEFAULTS["schedule_format"]:
+        row["schedule"] = competition.schedule_format
+    bye: dict[str, Any] = {}
+    if competition.bye_result != FORMAT_DEFAULTS["bye_result"]:
+        bye["result"] = competition.bye_result
+    bye_score = [competition.bye_score_for, competition.bye_score_against]
+    if bye_score != [FORMAT_DEFAULTS["bye_score_for"], FORMAT_DEFAULTS["bye_score_against"]]:
+        bye["score"] = bye_score
+    if bye:
+        row["bye"] = bye
+    forfeit_score = [competition.forfeit_score_for, competition.forfeit_score_against]
+    if forfeit_score != [0, 0]:
+        row["forfeit_score"] = forfeit_score
+    koppels = competition.koppels_per_side
+    # min_koppels and sittings default to at most `koppels` (as the import reads them).
+    defaults = {
+        "koppels": 6,
+        "min_koppels": min(5, koppels),
+        "sittings": min(4, koppels),
+        "late_until_sitting": None,
+    }
+    club = {
+        key: getattr(competition, name)
+        for key, name in CLUB_MATCH_FIELDS.items()
+        if getattr(competition, name) != defaults[key]
+    }
+    if club:
+        row["club_matches"] = club
+    for name in ("squads_required", "ineligible_deduction", "confirmation_required"):
+        if getattr(competition, name) != FORMAT_DEFAULTS[name]:
+            row[name] = getattr(competition, name)
+    return row
+
+
 def competition_export(*, competition: Competition) -> dict[str, Any]:
     """The competition as a `troefclub-competition/1` document (a dict ready for JSON).
 
     Lists come in the order they were created (an imported file's order); clubs, players
-    and koppels are those the competition uses. Seven queries whatever the size.
+    and koppels are those the competition uses (squad members included). Ten queries
+    whatever the size.
     """
     entries = list(
         competition.entries.select_related(
@@ -1038,9 +1592,48 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
     for team in teams.values():
         players[team.player_1.pk] = team.player_1
         players[team.player_2.pk] = team.player_2
+    squads: list[Squad] = []
+    if competition.kind == Competition.Kind.CLUBS:
+        squads = list(
+            Squad.objects.filter(
+                season=competition.season, club__in=[e.club_id for e in entries if e.club_id]
+            )
+            .select_related("club")
+            .prefetch_related("members__player__club")
+            .order_by("pk")
+        )
+    squad_players: dict[int, list[str]] = {}
+    for squad in squads:
+        members = sorted(squad.members.all(), key=lambda member: member.pk)
+        squad_players[squad.pk] = [member.player.key for member in members]
+        for member in members:
+            players[member.player.pk] = member.player
     for player in players.values():
         if player.club:
             clubs[player.club.pk] = player.club
+    byes: dict[int, list[Any]] = {}
+    for bye in (
+        Bye.objects.filter(matchday__competition=competition)
+        .select_related("entry__team", "entry__club")
+        .order_by("pk")
+    ):
+        value: Any = bye.entry.key
+        if bye.reason:
+            value = {"entry": bye.entry.key, "reason": bye.reason}
+        byes.setdefault(bye.matchday_id, []).append(value)
+    deductions = list(
+        Deduction.objects.filter(competition=competition)
+        .select_related(
+            "entry__team",
+            "entry__club",
+            "match__matchday",
+            "match__home__team",
+            "match__home__club",
+            "match__away__team",
+            "match__away__club",
+        )
+        .order_by("pk")
+    )
 
     games_by_match: dict[int, list[Game]] = {}
     for game in games:
@@ -1066,6 +1659,8 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
             row["rounds"] = rounds.get(game.pk, [])
         if game.status == Game.Status.CLOSED:
             row["closed"] = True
+        if game.confirmed_at is not None:
+            row["confirmed"] = True
         return row
 
     def match_export(match: Match) -> dict[str, Any]:
@@ -1074,7 +1669,44 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
             row["games"] = [game_export(game) for game in games_by_match[match.pk]]
         elif match.has_reported_totals:
             row["totals"] = [match.total_home, match.total_away]
+        if match.table is not None:
+            row["table"] = match.table
+        if match.forfeit:
+            row["forfeit"] = {"side": match.forfeit, "reason": match.forfeit_reason}
+        if match.pairing_reason:
+            row["pairing_reason"] = match.pairing_reason
         return row
+
+    def matchday_export(md: Matchday) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "number": md.number,
+            "date": md.date.isoformat() if md.date else None,
+            "matches": [match_export(m) for m in matches_by_day.get(md.pk, [])],
+        }
+        if md.pk in byes:
+            row["byes"] = byes[md.pk]
+        if md.override_reason:
+            row["override_reason"] = md.override_reason
+        return row
+
+    def deduction_export(deduction: Deduction) -> dict[str, Any]:
+        row: dict[str, Any] = {
+            "entry": deduction.entry.key,
+            "points": deduction.points,
+            "reason": deduction.reason,
+        }
+        if deduction.match is not None:
+            row["matchday"] = deduction.match.matchday.number
+            row["match"] = deduction.match.slug
+        return row
+
+    def squad_export(squad: Squad) -> dict[str, Any]:
+        return {
+            "club": squad.club.key,
+            "season": squad.season,
+            "locked_on": squad.locked_on.isoformat() if squad.locked_on else None,
+            "players": squad_players[squad.pk],
+        }
 
     def team_export(team: Team) -> dict[str, Any]:
         row: dict[str, Any] = {"key": team.key, "players": [team.player_1.key, team.player_2.key]}
@@ -1082,7 +1714,7 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
             row["name"] = team.name
         return row
 
-    return {
+    document: dict[str, Any] = {
         "format": FORMAT,
         "competition": {
             "slug": competition.slug,
@@ -1096,6 +1728,7 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
                 "loss": competition.points_loss,
                 "tiebreaks": list(competition.tiebreaks),
             },
+            **_formats_export(competition),
         },
         "clubs": [{"key": c.key, "name": c.name} for _pk, c in sorted(clubs.items())],
         "players": [
@@ -1104,12 +1737,10 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
         ],
         "teams": [team_export(t) for _pk, t in sorted(teams.items())],
         "entries": [entry.key for entry in entries],
-        "matchdays": [
-            {
-                "number": md.number,
-                "date": md.date.isoformat() if md.date else None,
-                "matches": [match_export(m) for m in matches_by_day.get(md.pk, [])],
-            }
-            for md in matchdays
-        ],
+        "matchdays": [matchday_export(md) for md in matchdays],
     }
+    if deductions:
+        document["deductions"] = [deduction_export(d) for d in deductions]
+    if squads:
+        document["squads"] = [squad_export(squad) for squad in squads]
+    return document

@@ -1,7 +1,8 @@
 """`manage.py import_competition FILE [--replace]`: read a troefclub-competition/1 file.
 
 All or nothing: a file that breaks a rule exits with status 1, names the place and the rule,
-and saves nothing.
+and saves nothing. The format, with the competition-format keys (byes, forfeits, deductions,
+club matches, squads), is in docs/interchange.md.
 """
 
 from __future__ import annotations
@@ -44,8 +45,13 @@ class Command(BaseCommand):
         except InterchangeError as exc:
             raise CommandError(f"{name}: {exc}\nNothing was imported.") from None
         counts = competition_counts(competition=competition)
+        extra = ""
+        if counts["byes"] or counts["deductions"]:
+            extra = "; {byes} byes, {deductions} deductions".format(**counts)
         self.stdout.write(
             self.style.SUCCESS(f"Imported {competition.slug}")
             + ": {matchdays} matchdays, {matches} matches, {games} games, {rounds} rounds; "
-            "{standings} standings rows.".format(**counts)
+            "{standings} standings rows".format(**counts)
+            + extra
+            + "."
         )
