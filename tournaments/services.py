@@ -71,14 +71,19 @@ def _match_create(
     return match
 
 
+def _games_have_results(matches: Sequence[Match]) -> bool:
+    """Whether a game of these matches has rounds, totals or is over."""
+    return (
+        Game.objects.filter(match__in=matches)
+        .filter(Q(rounds__isnull=False) | Q(total_a__isnull=False) | ~Q(status=Game.Status.OPEN))
+        .exists()
+    )
+
+
 def _has_results(matches: Sequence[Match]) -> bool:
     """Whether any of the matches has a result that an edit would throw away."""
-    ids = [match.pk for match in matches]
     reported = any(m.total_home is not None or m.forfeit for m in matches)
-    games = Game.objects.filter(match_id__in=ids).filter(
-        Q(rounds__isnull=False) | Q(total_a__isnull=False) | ~Q(status=Game.Status.OPEN)
-    )
-    return reported or games.exists()
+    return reported or _games_have_results(matches)
 
 
 @transaction.atomic
@@ -413,7 +418,8 @@ def club_match_lineup_set(
     competition = match.matchday.competition
     if competition.kind != Competition.Kind.CLUBS:
         raise RuleViolation("not_a_club_match")
-    if _has_results([match]) and not match.forfeit:
+    # A forfeit may be lifted by a better lineup, but played games are never thrown away.
+    if match.total_home is not None or _games_have_results([match]):
         raise RuleViolation("match_has_results")
     size = competition.koppels_per_side
     late = dict(late or {})

@@ -282,3 +282,16 @@ def test_an_open_game_cannot_be_confirmed():
     with pytest.raises(RuleViolation) as caught:
         game_confirm(game_id=game.pk, user=None)
     assert caught.value.code == "game_not_over"
+
+
+def test_a_forfeited_match_keeps_its_played_games():
+    match, home, away = club_match()
+    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    game = Game.objects.filter(match=match).first()
+    assert game is not None
+    round_record(game_id=game.pk, result="kap", side="a")
+    match_forfeit_set(match_id=match.pk, side="away", reason="Ineligible koppel")
+    with pytest.raises(RuleViolation) as caught:
+        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    assert caught.value.code == "match_has_results"
+    assert game.rounds.count() == 1
