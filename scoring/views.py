@@ -25,6 +25,7 @@ from scoring.forms import GameTotalsForm, MatchTotalsForm, RoundForm, UndoForm, 
 from scoring.messages import RESULT_LABELS, rule_message
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from tournaments import services as tournament_services
 from tournaments.models import Competition
 from tournaments.views import game_for, match_context, match_for, render_page, sheet_lines
 
@@ -61,6 +62,9 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         and game.status == Game.Status.OPEN
         and not game.by_totals,
         "can_reopen": game.status == Game.Status.CLOSED or game.by_totals,
+        "can_confirm": competition.confirmation_required
+        and game.status != Game.Status.OPEN
+        and game.confirmed_at is None,
         "undo_form": UndoForm(initial={"round": last.pk}) if last else None,
     }
     if game.status == Game.Status.OPEN and not game.by_totals:
@@ -293,6 +297,20 @@ def game_reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Game reopened."))
+    return after_write(request, slug, game.pk)
+
+
+@require_POST
+def game_confirm(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """Confirm a finished game's result, so it counts in the standings (`game_confirm`)."""
+    game = game_for(slug, game_id)
+    if response := denied(request, game.match.matchday.competition):
+        return response
+    try:
+        tournament_services.game_confirm(game_id=game.pk, user=request.user)
+    except RuleViolation as exc:
+        return refused(request, game, exc)
+    messages.success(request, _("Result confirmed: it counts in the standings."))
     return after_write(request, slug, game.pk)
 
 

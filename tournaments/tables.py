@@ -2,16 +2,56 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 import django_tables2 as tables
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Standing
 
+MINUS = "\u2212"
+PHONE_HIDDEN = "d-none d-sm-table-cell"
+
+
+def signed(value: int | None) -> str:
+    """+42, −7, 0: a saldo with its sign (a real minus sign, not a hyphen)."""
+    if not value:
+        return "0"
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}"
+
+
+# Tie-break keys that have no column of their own among the standard ones.
+TIEBREAK_COLUMNS = {"buchholz": "buchholz", "head_to_head": "head_to_head"}
+# The column that shows each tie-break key.
+TIEBREAK_COLUMN_OF = {
+    "points": "points",
+    "saldo": "saldo",
+    "points_for": "points_for",
+    "wins": "won",
+    "kaps": "kaps",
+    "baunies": "baunies",
+    "buchholz": "buchholz",
+    "head_to_head": "head_to_head",
+}
+TIEBREAK_LABELS = {
+    "points": _("points"),
+    "saldo": _("saldo"),
+    "points_for": _("points for"),
+    "wins": _("wins"),
+    "kaps": _("kaps"),
+    "baunies": _("baunies"),
+    "buchholz": _("Buchholz (opponents' points)"),
+    "head_to_head": _("head-to-head"),
+}
+
 
 class StandingTable(tables.Table):
     """A competition's standings (DESIGN.md `manage.py standings` columns), best first.
 
-    Short headers keep the table readable on a phone; the full words are in `title`.
+    Short headers keep the table readable on a phone; the full words are in `title`. Every
+    tie-break the competition uses is a visible column (issue: "none hidden"): Buchholz and
+    H2H appear when they are tie-breaks, "Byes" and "Ded." when any entry has one.
     """
 
     rank = tables.Column(verbose_name="#", attrs={"th": {"title": _("Rank")}})
@@ -28,7 +68,7 @@ class StandingTable(tables.Table):
         verbose_name=_("Pts"),
         attrs={"th": {"title": _("Competition points")}, "td": {"class": "fw-bold"}},
     )
-    # For and against are hidden on a phone: the saldo says the same in one column.
+    # For and against are hidden on a phone unless they break ties: the saldo says the same.
     points_for = tables.Column(
         verbose_name=_("For"),
         attrs={
@@ -46,6 +86,19 @@ class StandingTable(tables.Table):
     saldo = tables.Column(verbose_name=_("+/−"), attrs={"th": {"title": _("Saldo")}})
     kaps = tables.Column(verbose_name=_("Kaps"))
     baunies = tables.Column(verbose_name=_("Baun."), attrs={"th": {"title": _("Baunies")}})
+    buchholz = tables.Column(
+        verbose_name=_("Buchholz"),
+        attrs={"th": {"title": _("Buchholz: the competition points of the opponents")}},
+    )
+    head_to_head = tables.Column(
+        verbose_name=_("H2H"),
+        default="—",
+        attrs={"th": {"title": _("Head-to-head: points against the entries tied with it")}},
+    )
+    byes = tables.Column(verbose_name=_("Byes"), attrs={"th": {"title": _("Byes had")}})
+    deducted = tables.Column(
+        verbose_name=_("Ded."), attrs={"th": {"title": _("Competition points deducted")}}
+    )
 
     class Meta:
         model = Standing
@@ -62,8 +115,70 @@ class StandingTable(tables.Table):
             "saldo",
             "kaps",
             "baunies",
+            "buchholz",
+            "head_to_head",
+            "byes",
+            "deducted",
         )
         order_by = ("rank",)
         attrs = {"class": "table table-sm table-striped table-hover align-middle standings"}
         orderable = True
         empty_text = _("No standings yet.")
+
+    def __init__(
+        self,
+        data: Iterable[Standing],
+        *,
+        tiebreaks: Sequence[str] = (),
+        show_byes: bool = False,
+        show_deducted: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        exclude = [name for key, name in TIEBREAK_COLUMNS.items() if key not in tiebreaks]
+        if not show_byes:
+            exclude.append("byes")
+        if not show_deducted:
+            exclude.append("deducted")
+        extra: list[tuple[str, tables.Column]] = []
+        if "points_for" in tiebreaks:  # a tie-break is never hidden, not even on a phone
+            extra.append(
+                (
+                    "points_for",
+                    tables.Column(verbose_name=_("For"), attrs={"th": {"title": _("Points for")}}),
+                )
+            )
+        super().__init__(data, exclude=exclude, extra_columns=extra, **kwargs)
+        # Kaps and baunies give way on a phone, unless they break ties (then they stay);
+        # drawn and lost too when tie-break columns need the room (played − won says it).
+        give_way = [key for key in ("kaps", "baunies") if key not in tiebreaks]
+        if any(key in tiebreaks for key in TIEBREAK_COLUMNS):
+            give_way += ["drawn", "lost"]
+        for name in give_way:
+            column = self.columns[name].column
+            column.attrs = {
+                **column.attrs,
+                "th": {**column.attrs.get("th", {}), "class": PHONE_HIDDEN},
+                "td": {**column.attrs.get("td", {}), "class": PHONE_HIDDEN},
+            }
+        # Mark the tie-break columns, in order, in their header's tooltip and class.
+        for order, key in enumerate(tiebreaks, start=1):
+            tiebreak_column = TIEBREAK_COLUMN_OF.get(key)
+            if tiebreak_column is None or tiebreak_column not in self.columns.names():
+                continue
+            column = self.columns[tiebreak_column].column
+            th = dict(column.attrs.get("th", {}))
+            th["class"] = f"{th.get('class', '')} tiebreak".strip()
+            th["data-tiebreak"] = str(order)
+            column.attrs = {**column.attrs, "th": th}
+
+    def render_points(self, value: int) -> str:
+        return f"{MINUS}{-value}" if value < 0 else str(value)
+
+    def render_saldo(self, value: int) -> str:
+        return signed(value)
+
+    def render_deducted(self, value: int) -> str:
+        return f"{MINUS}{value}" if value else "0"
+
+    def render_head_to_head(self, value: int | None) -> str:
+        return "—" if value is None else str(value)

@@ -7,9 +7,12 @@ Anything unknown, or a match or game of another competition, is a 404.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
@@ -18,8 +21,8 @@ from scoring import selectors
 from scoring.forms import MatchTotalsForm
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
-from tournaments.models import Competition, Match, Matchday
-from tournaments.tables import StandingTable
+from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from tournaments.tables import TIEBREAK_LABELS, StandingTable
 
 ENTRY_JOINS = (
     "home__team__player_1",
@@ -29,6 +32,8 @@ ENTRY_JOINS = (
     "away__team__player_2",
     "away__club",
 )
+# Rounds on the printed paper score grid of a table.
+PRINT_GRID_ROWS = 16
 GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
 
 
@@ -57,32 +62,123 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class AdjustmentLine:
+    """A forfeit or deduction under the standings, with names instead of ids."""
+
+    entry: Entry | None
+    kind: str
+    points: int
+    reason: str
+    match: Match | None
+
+
+def adjustment_lines(adjustments: Sequence[selectors.Adjustment]) -> list[AdjustmentLine]:
+    """The standings' adjustments with their entries and matches fetched (two queries)."""
+    if not adjustments:
+        return []
+    entries = Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(
+        {adjustment.entry_id for adjustment in adjustments}
+    )
+    match_ids = {a.match_id for a in adjustments if a.match_id is not None}
+    matches = (
+        Match.objects.select_related("matchday", *ENTRY_JOINS).in_bulk(match_ids)
+        if match_ids
+        else {}
+    )
+    return [
+        AdjustmentLine(
+            entry=entries.get(adjustment.entry_id),
+            kind=adjustment.kind,
+            points=adjustment.points,
+            reason=adjustment.reason,
+            match=matches.get(adjustment.match_id) if adjustment.match_id else None,
+        )
+        for adjustment in adjustments
+    ]
+
+
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
-    table = StandingTable(selectors.competition_standings(competition=competition))
+    inputs = selectors.competition_standings_inputs(competition=competition)
+    tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
+    table = StandingTable(
+        selectors.competition_standings(competition=competition),
+        tiebreaks=tiebreaks,
+        show_byes=bool(inputs.byes),
+        show_deducted=bool(inputs.deductions),
+    )
     RequestConfig(request, paginate=False).configure(table)
+    scores = selectors.competition_match_scores(competition=competition).values()
     context = {
         "competition": competition,
         "table": table,
+        "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
+        "adjustments": adjustment_lines(inputs.adjustments),
         "as_of": selectors.competition_standings_as_of(competition=competition),
-        "open_games": selectors.competition_open_games(competition=competition),
+        "open_games": sum(score.open_games for score in scores),
+        "awaiting": sum(score.awaiting for score in scores),
         "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
+        "is_director": competition.is_directed_by(request.user),
     }
     return render_page(request, "tournaments/competition_detail.html", context, partial="standings")
 
 
-def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    matchday = get_object_or_404(
+def matchday_for(slug: str, number: int) -> Matchday:
+    """Matchday `number` of competition `slug`, with its competition joined; else 404."""
+    return get_object_or_404(
         Matchday.objects.select_related("competition"), competition__slug=slug, number=number
     )
+
+
+def matchday_byes(matchday: Matchday) -> list[Bye]:
+    return list(
+        matchday.byes.select_related(
+            "entry__team__player_1", "entry__team__player_2", "entry__club"
+        )
+    )
+
+
+def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    matchday = matchday_for(slug, number)
     competition = matchday.competition
     scores = selectors.competition_match_scores(competition=competition)
     matches = [
         (match, scores[match.pk])
-        for match in matchday.matches.select_related(*ENTRY_JOINS).order_by("pk")
+        for match in matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk")
     ]
-    context = {"competition": competition, "matchday": matchday, "matches": matches}
+    context = {
+        "competition": competition,
+        "matchday": matchday,
+        "matches": matches,
+        "byes": matchday_byes(matchday),
+        "is_director": competition.is_directed_by(request.user),
+    }
     return render_page(request, "tournaments/matchday_detail.html", context, partial="matches")
+
+
+def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The matchday to print: table numbers and names, big, and an empty score grid each."""
+    matchday = matchday_for(slug, number)
+    competition = matchday.competition
+    matches = list(
+        matchday.matches.select_related(*ENTRY_JOINS)
+        .prefetch_related(
+            Prefetch(
+                "games",
+                queryset=Game.objects.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"),
+            )
+        )
+        .order_by("table", "pk")
+    )
+    context = {
+        "competition": competition,
+        "matchday": matchday,
+        "matches": matches,
+        "byes": matchday_byes(matchday),
+        "grid_rows": range(1, PRINT_GRID_ROWS + 1),
+    }
+    return render(request, "tournaments/matchday_print.html", context)
 
 
 def match_for(slug: str, match_id: int) -> Match:
@@ -94,15 +190,77 @@ def match_for(slug: str, match_id: int) -> Match:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SittingScore:
+    """One sitting of a club match: its games and the match score after it."""
+
+    number: int
+    games: list[Game]
+    home: int
+    away: int
+    running_home: int
+    running_away: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopKoppel:
+    """The koppel of one side with the most game points in a match."""
+
+    team: Any
+    points: int
+
+
+def match_sittings(games: Sequence[Game]) -> tuple[list[SittingScore], dict[str, TopKoppel]]:
+    """Per sitting the games and the running match score; the top koppel of each side.
+
+    `games` are ordered by sitting and table. A koppel's points are the game points it
+    scored in all its games of the match.
+    """
+    sittings: list[SittingScore] = []
+    running = [0, 0]
+    by_koppel: dict[str, dict[int, list[Any]]] = {"home": {}, "away": {}}
+    for number, group in groupby(games, key=lambda game: game.sitting):
+        played = list(group)
+        home = away = 0
+        for game in played:
+            home_team, away_team = (
+                (game.team_a, game.team_b) if game.a_is_home else (game.team_b, game.team_a)
+            )
+            home_points, away_points = (
+                (game.score_a, game.score_b) if game.a_is_home else (game.score_b, game.score_a)
+            )
+            home += home_points
+            away += away_points
+            for side, team, points in (
+                ("home", home_team, home_points),
+                ("away", away_team, away_points),
+            ):
+                slot = by_koppel[side].setdefault(team.pk, [team, 0])
+                slot[1] += points
+        running[0] += home
+        running[1] += away
+        sittings.append(SittingScore(number, played, home, away, running[0], running[1]))
+    top: dict[str, TopKoppel] = {}
+    for side, koppels in by_koppel.items():
+        if koppels:
+            # Most points first; on a tie, the koppel that played first (stable order).
+            team, points = max(koppels.values(), key=lambda slot: slot[1])
+            top[side] = TopKoppel(team, points)
+    return sittings, top
+
+
 def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
     """What the match page shows; `extra` may carry a bound totals form with its errors."""
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
     is_director = competition.is_directed_by(request.user)
+    sittings, top = match_sittings(games)
     context: dict[str, Any] = {
         "competition": competition,
         "match": match,
         "games": games,
+        "sittings": sittings,
+        "top_koppels": top,
         "is_director": is_director,
         "score": selectors.competition_match_scores(competition=competition)[match.pk],
     }

@@ -112,7 +112,7 @@ def test_competition_detail_before_any_standings_says_not_computed(client, compe
     assert response.status_code == 200
     html = response.content.decode()
     assert "not computed yet" in html
-    assert "1 game still in play" in html
+    assert "1 game still open" in html
     assert f"Matchday {competition.matchdays.get().number}" in html
     assert "to 20 points" in html and "kap by partner: 2 points" in html
 
@@ -124,7 +124,7 @@ def test_competition_detail_shows_standings_winner_first(client, game, competiti
     assert response.status_code == 200
     html = response.content.decode()
     assert "As of" in html
-    assert "no games in play" in html
+    assert "no games open" in html
     assert html.index("Kampoe") < html.index("Toppers")
     rows = list(response.context["table"].rows)
     assert [row.record.entry.team.name for row in rows] == ["Kampoe", "Toppers"]
@@ -706,7 +706,7 @@ def test_competition_page_reflects_a_saved_round(director_client, client, game, 
     standings = Standing.objects.filter(competition=competition).order_by("rank")
     assert [str(s.entry) for s in standings] == ["Kampoe", "Toppers"]
     html = client.get(reverse("competition_detail", kwargs={"slug": competition.slug})).content
-    assert b"no games in play" in html
+    assert b"no games open" in html
 
 
 def test_saving_a_round_queues_the_standings_refresh(
@@ -738,7 +738,9 @@ def test_competition_page_queries_do_not_grow(
         finished_game(more)
     services.standings_rebuild(competition_id=competition.pk)
     assert count_queries(client, path) == small
-    with django_assert_max_num_queries(8):
+    # Standings, their inputs (for the deductions and forfeits under them) and the match
+    # scores (open and awaiting counts): a fixed number, whatever the size.
+    with django_assert_max_num_queries(12):
         client.get(path)
 
 

@@ -1,0 +1,851 @@
+"""The director's schedule, matchday and match pages, the printable matchday, confirmation
+and the standings page's tie-break columns and adjustments, through the Django test client.
+
+Schedules and results are made with the services, the way the app makes them. Standings
+are rebuilt by calling `standings_rebuild` directly (in CI the queued task would not run).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from scoring import services as scoring_services
+from scoring.messages import pairing_reason_message
+from scoring.models import Game
+from tests.factories import (
+    ClubFactory,
+    CompetitionFactory,
+    PlayerFactory,
+    TeamEntryFactory,
+    TeamFactory,
+    UserFactory,
+    league_staff,
+)
+from tournaments import services
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Team
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+NAMES = ["Kampoe", "Toppers", "Formula", "Ekta", "Pintoboys", "Sonny", "Wanica", "Para"]
+
+
+# ---------------------------------------------------------------- set-up
+
+
+def pairs_competition(count: int, **fields: Any) -> Competition:
+    competition = CompetitionFactory.create(**fields)
+    for name in NAMES[:count]:
+        TeamEntryFactory.create(competition=competition, team__name=name)
+    return competition
+
+
+@pytest.fixture
+def swiss() -> Competition:
+    """Five koppels (odd: a bye every matchday), Swiss, with Buchholz and H2H tie-breaks."""
+    return pairs_competition(
+        5,
+        slug="open-swiss",
+        schedule_format=Competition.Format.SWISS,
+        tiebreaks=["points", "saldo", "buchholz", "head_to_head"],
+    )
+
+
+@pytest.fixture
+def league() -> Competition:
+    """Four koppels in a single round robin, generated."""
+    competition = pairs_competition(
+        4, slug="league", schedule_format=Competition.Format.ROUND_ROBIN
+    )
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    return competition
+
+
+def club_competition(clubs: int = 2, **fields: Any) -> Competition:
+    """Club competition, 2 koppels a side (at least 2), 2 sittings; three koppels a club."""
+    defaults: dict[str, Any] = {
+        "slug": "club-league",
+        "kind": Competition.Kind.CLUBS,
+        "koppels_per_side": 2,
+        "min_koppels": 2,
+        "sittings": 2,
+        "schedule_format": Competition.Format.DOUBLE_ROUND_ROBIN,
+    }
+    competition = CompetitionFactory.create(**{**defaults, **fields})
+    for number in range(clubs):
+        club = ClubFactory.create(name=NAMES[number])
+        players = [PlayerFactory.create(club=club) for _ in range(6)]
+        for index in range(3):
+            TeamFactory.create(
+                name=f"{club.name} {index + 1}",
+                player_1=players[2 * index],
+                player_2=players[2 * index + 1],
+            )
+        Entry.objects.create(competition=competition, club=club)
+    return competition
+
+
+@pytest.fixture
+def club_match() -> Match:
+    competition = club_competition()
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    return Match.objects.get(matchday__competition=competition, matchday__number=1)
+
+
+def koppels_of(entry: Entry) -> list[Team]:
+    return list(Team.objects.filter(player_1__club=entry.club).order_by("key"))
+
+
+@pytest.fixture
+def director_client(client):
+    client.force_login(league_staff())
+    return client
+
+
+@pytest.fixture
+def stranger_client(client):
+    client.force_login(UserFactory.create(is_staff=True))  # admin access, not a director
+    return client
+
+
+def manage_url(competition: Competition) -> str:
+    return reverse("competition_manage", kwargs={"slug": competition.slug})
+
+
+def matchday_url(competition: Competition, number: int = 1) -> str:
+    return reverse("matchday_manage", kwargs={"slug": competition.slug, "number": number})
+
+
+def match_url(match: Match) -> str:
+    slug = match.matchday.competition.slug
+    return reverse("match_manage", kwargs={"slug": slug, "match_id": match.pk})
+
+
+def finish_matchday(matchday: Matchday) -> None:
+    """Every game of the matchday ends 20–(2 × table)."""
+    for game in Game.objects.filter(match__matchday=matchday).order_by("table"):
+        scoring_services.game_totals_enter(game_id=game.pk, total_a=20, total_b=2 * game.table)
+
+
+def text(response: Any) -> str:
+    return response.content.decode()
+
+
+# ---------------------------------------------------------------- access
+
+
+def director_pages(competition: Competition) -> list[str]:
+    match = Match.objects.filter(matchday__competition=competition).first()
+    assert match is not None
+    return [manage_url(competition), matchday_url(competition), match_url(match)]
+
+
+def test_every_director_page_opens_for_a_director(director_client, league):
+    for path in director_pages(league):
+        assert director_client.get(path).status_code == 200, path
+
+
+def test_a_competition_director_may_open_them_too(client, league):
+    user = UserFactory.create()
+    league.directors.add(user)
+    client.force_login(user)
+    for path in director_pages(league):
+        assert client.get(path).status_code == 200, path
+
+
+def test_a_non_director_gets_the_friendly_403_and_nothing_changes(stranger_client, league):
+    for path in director_pages(league):
+        response = stranger_client.get(path)
+        assert response.status_code == 403
+        assert "Only the directors can do this" in text(response)
+    count = Matchday.objects.filter(competition=league).count()
+    response = stranger_client.post(matchday_url(league), {"action": "delete", "delete-match": 1})
+    assert response.status_code == 403
+    assert Matchday.objects.filter(competition=league).count() == count
+
+
+def test_anonymous_is_sent_to_login(client, league):
+    for path in director_pages(league):
+        response = client.get(path)
+        assert response.status_code == 302
+        assert reverse("login") in response["Location"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/c/nope/manage/",
+        "/c/league/matchday/99/manage/",
+        "/c/league/match/999999/manage/",
+        "/c/nope/matchday/1/print/",
+        "/c/league/matchday/99/print/",
+    ],
+)
+def test_unknown_things_are_404(director_client, league, path):
+    assert director_client.get(path).status_code == 404
+
+
+def test_a_match_of_another_competition_is_404(director_client, league, club_match):
+    path = reverse("match_manage", kwargs={"slug": league.slug, "match_id": club_match.pk})
+    assert director_client.get(path).status_code == 404
+
+
+def test_an_unknown_action_is_a_422_message(director_client, league):
+    for path in director_pages(league):
+        response = director_client.post(path, {"action": "explode"})
+        assert response.status_code == 422
+        assert "That action does not exist" in text(response)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "generate", "rr-days_between": "many", "rr-start": "yesterday"},
+        {"action": "pair", "pair-date": "31-31-2026"},
+        {"action": "deduction_add", "deduction-entry": "x", "deduction-points": "-5"},
+        {"action": "deduction_add", "deduction-points": "99999999999999999999"},
+        {"action": "deduction_delete", "deduction": "'; drop table"},
+    ],
+)
+def test_bad_input_on_the_schedule_page_is_a_form_error_never_a_500(director_client, swiss, data):
+    assert director_client.post(manage_url(swiss), data).status_code == 422
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"action": "swap", "swap-entry_a": "1e9", "swap-entry_b": ""},
+        {"action": "move", "move-match": "abc", "move-table": "0"},
+        {"action": "move", "move-table": "100000"},
+        {"action": "add", "add-home": "-1", "add-away": "x", "add-table": "t"},
+        {"action": "delete", "delete-match": "9999999"},
+    ],
+)
+def test_bad_input_on_the_matchday_page_is_a_form_error_never_a_500(director_client, league, data):
+    assert director_client.post(matchday_url(league), data).status_code == 422
+
+
+# ---------------------------------------------------------------- the schedule page
+
+
+def test_generate_the_round_robin_in_one_action(director_client):
+    competition = pairs_competition(5, schedule_format=Competition.Format.DOUBLE_ROUND_ROBIN)
+    page = director_client.get(manage_url(competition))
+    assert "Generate the double round robin" in text(page)
+    response = director_client.post(
+        manage_url(competition),
+        {"action": "generate", "rr-start": "2026-09-05", "rr-days_between": "14"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "Round robin generated: 10 matchdays." in text(response)
+    matchdays = list(competition.matchdays.order_by("number"))
+    assert len(matchdays) == 10
+    assert str(matchdays[1].date) == "2026-09-19"
+    assert Bye.objects.filter(matchday__competition=competition).count() == 10
+    assert "Generate the" not in text(response)  # the schedule exists now
+
+
+def test_generating_twice_is_refused_in_words(director_client, league):
+    count = league.matchdays.count()
+    response = director_client.post(
+        manage_url(league), {"action": "generate", "rr-days_between": "7"}
+    )
+    assert response.status_code == 422
+    assert "has matchdays already" in text(response)
+    assert league.matchdays.count() == count
+
+
+def test_htmx_generate_answers_with_the_schedule_partial(director_client):
+    competition = pairs_competition(4, schedule_format=Competition.Format.ROUND_ROBIN)
+    response = director_client.post(
+        manage_url(competition), {"action": "generate", "rr-days_between": "7"}, **HTMX
+    )
+    assert response.status_code == 200
+    html = text(response)
+    assert html.lstrip().startswith('<div id="schedule"')
+    assert "Round robin generated: 3 matchdays." in html
+
+
+def test_pair_a_swiss_matchday_then_the_refusal_and_the_override(director_client, swiss):
+    page = director_client.get(manage_url(swiss))
+    assert "Pair matchday 1" in text(page)
+    response = director_client.post(manage_url(swiss), {"action": "pair"}, follow=True)
+    assert "Matchday 1 paired." in text(response)
+    assert "Pair matchday 2" in text(response)
+    assert Match.objects.filter(matchday__competition=swiss).count() == 2
+
+    # Matchday 1 is unfinished: refused, the reason field appears, nothing saved.
+    refused = director_client.post(manage_url(swiss), {"action": "pair"})
+    assert refused.status_code == 422
+    html = text(refused)
+    assert "Matchday 1 is not finished (2 games or matches still open)" in html
+    assert 'name="pair-override_reason"' in html
+    assert "Pair matchday 2 anyway" in html
+    assert swiss.matchdays.count() == 1
+
+    # With a reason it goes ahead, and the reason is kept and shown.
+    response = director_client.post(
+        manage_url(swiss),
+        {"action": "pair", "pair-override_reason": "Table 2 plays on tomorrow"},
+        follow=True,
+    )
+    assert "Matchday 2 paired." in text(response)
+    second = swiss.matchdays.get(number=2)
+    assert second.override_reason == "Table 2 plays on tomorrow"
+    page = director_client.get(matchday_url(swiss, 2))
+    assert "Table 2 plays on tomorrow" in text(page)
+
+
+def test_pairing_after_a_finished_matchday_needs_no_reason(director_client, swiss):
+    first = services.swiss_matchday_pair(competition_id=swiss.pk)
+    finish_matchday(first)
+    response = director_client.post(manage_url(swiss), {"action": "pair"})
+    assert response.status_code == 302
+    assert swiss.matchdays.get(number=2).override_reason == ""
+
+
+def test_pairing_a_round_robin_competition_is_refused(director_client, league):
+    response = director_client.post(manage_url(league), {"action": "pair"})
+    assert response.status_code == 422
+    assert "not played in the Swiss system" in text(response)
+
+
+def test_add_and_withdraw_a_deduction(director_client, client, league):
+    entry = league.entries.get(team__name="Kampoe")
+    response = director_client.post(
+        manage_url(league),
+        {
+            "action": "deduction_add",
+            "deduction-entry": entry.pk,
+            "deduction-points": "2",
+            "deduction-reason": "Late by 30 minutes",
+        },
+        follow=True,
+    )
+    assert "2 points deducted from Kampoe." in text(response)
+    deduction = Deduction.objects.get(competition=league)
+    assert (deduction.entry_id, deduction.points) == (entry.pk, 2)
+    scoring_services.standings_rebuild(competition_id=league.pk)
+    public = text(client.get(reverse("competition_detail", kwargs={"slug": league.slug})))
+    assert "Deductions and forfeits" in public
+    assert "Late by 30 minutes" in public
+    assert "Ded." in public
+
+    response = director_client.post(
+        manage_url(league), {"action": "deduction_delete", "deduction": deduction.pk}, follow=True
+    )
+    assert "Deduction withdrawn." in text(response)
+    assert not Deduction.objects.filter(competition=league).exists()
+
+
+def test_a_deduction_without_reason_or_points_is_refused(director_client, league):
+    entry = league.entries.first()
+    assert entry is not None
+    for points, reason in (("0", "late"), ("2", "   ")):
+        response = director_client.post(
+            manage_url(league),
+            {
+                "action": "deduction_add",
+                "deduction-entry": entry.pk,
+                "deduction-points": points,
+                "deduction-reason": reason,
+            },
+        )
+        assert response.status_code == 422
+    assert not Deduction.objects.exists()
+
+
+def test_a_deduction_of_another_competition_cannot_be_touched(director_client, league, swiss):
+    other_entry = swiss.entries.first()
+    assert other_entry is not None
+    deduction = services.deduction_add(
+        competition_id=swiss.pk, entry_id=other_entry.pk, points=1, reason="late"
+    )
+    response = director_client.post(
+        manage_url(league),
+        {
+            "action": "deduction_add",
+            "deduction-entry": other_entry.pk,
+            "deduction-points": "1",
+            "deduction-reason": "x",
+        },
+    )
+    assert response.status_code == 422
+    response = director_client.post(
+        manage_url(league), {"action": "deduction_delete", "deduction": deduction.pk}
+    )
+    assert response.status_code == 422
+    assert Deduction.objects.filter(pk=deduction.pk).exists()
+
+
+# ---------------------------------------------------------------- the matchday page
+
+
+def test_matchday_page_shows_tables_reasons_and_the_bye(director_client, swiss):
+    first = services.swiss_matchday_pair(competition_id=swiss.pk)
+    finish_matchday(first)
+    services.swiss_matchday_pair(competition_id=swiss.pk)
+    html = text(director_client.get(matchday_url(swiss, 2)))
+    assert "Why this pairing" in html
+    assert "Same score group: both have" in html or "Floated:" in html
+    assert "Bye" in html
+    assert "lowest-placed entry without a bye yet" in html
+    assert "Problems" not in html
+    assert reverse("matchday_print", kwargs={"slug": swiss.slug, "number": 2}) in html
+
+
+def test_swap_two_entries(director_client, league):
+    matchday = league.matchdays.get(number=1)
+    first, second = list(matchday.matches.order_by("table"))
+    response = director_client.post(
+        matchday_url(league),
+        {"action": "swap", "swap-entry_a": first.home_id, "swap-entry_b": second.home_id},
+        follow=True,
+    )
+    assert "swapped places" in text(response)
+    pairs = {frozenset((m.home_id, m.away_id)) for m in matchday.matches.all()}
+    assert frozenset((second.home_id, first.away_id)) in pairs
+    assert frozenset((first.home_id, second.away_id)) in pairs
+    assert "Set by hand by the director." in text(response)
+
+
+def test_a_swap_after_results_is_refused_and_nothing_changes(director_client, league):
+    matchday = league.matchdays.get(number=1)
+    first, second = list(matchday.matches.order_by("table"))
+    finish_matchday(matchday)
+    response = director_client.post(
+        matchday_url(league),
+        {"action": "swap", "swap-entry_a": first.home_id, "swap-entry_b": second.home_id},
+    )
+    assert response.status_code == 422
+    assert "This match has results already" in text(response)
+    assert Match.objects.filter(pk=first.pk, home_id=first.home_id).exists()
+
+
+def test_swapping_an_entry_with_itself_is_refused(director_client, league):
+    match = league.matchdays.get(number=1).matches.first()
+    assert match is not None
+    response = director_client.post(
+        matchday_url(league),
+        {"action": "swap", "swap-entry_a": match.home_id, "swap-entry_b": match.home_id},
+    )
+    assert response.status_code == 422
+    assert "two different entries" in text(response)
+
+
+def test_move_a_match_to_another_table(director_client, league):
+    first, second = list(league.matchdays.get(number=1).matches.order_by("table"))
+    response = director_client.post(
+        matchday_url(league), {"action": "move", "move-match": first.pk, "move-table": "2"}
+    )
+    assert response.status_code == 302
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.table, second.table) == (2, 1)
+    assert Game.objects.get(match=first).table == 2
+
+
+def test_a_table_move_to_table_zero_is_refused(director_client, league):
+    match = league.matchdays.get(number=1).matches.first()
+    assert match is not None
+    response = director_client.post(
+        matchday_url(league), {"action": "move", "move-match": match.pk, "move-table": "0"}
+    )
+    assert response.status_code == 422
+    match.refresh_from_db()
+    assert match.table == 1
+
+
+def test_adding_a_match_with_an_entry_already_playing_is_refused(director_client, league):
+    first, second = list(league.matchdays.get(number=1).matches.order_by("table"))
+    response = director_client.post(
+        matchday_url(league),
+        {"action": "add", "add-home": first.home_id, "add-away": second.home_id},
+    )
+    assert response.status_code == 422
+    assert "already plays (or has the bye) on this matchday" in text(response)
+    assert league.matchdays.get(number=1).matches.count() == 2
+
+
+def test_delete_a_match_shows_the_problem_then_add_it_back(director_client, league):
+    matchday = league.matchdays.get(number=1)
+    match = matchday.matches.order_by("table").last()
+    assert match is not None
+    home, away = match.home, match.away
+    response = director_client.post(
+        matchday_url(league), {"action": "delete", "delete-match": match.pk}, follow=True
+    )
+    html = text(response)
+    assert "removed" in html
+    assert "Problems" in html
+    assert f"{home} neither plays nor has a bye on this matchday." in html
+    assert f"{away} neither plays nor has a bye on this matchday." in html
+
+    response = director_client.post(
+        matchday_url(league),
+        {"action": "add", "add-home": home.pk, "add-away": away.pk, "add-table": "5"},
+        follow=True,
+    )
+    assert "added at table 5" in text(response)
+    assert "Problems" not in text(response)
+    added = matchday.matches.get(home=home)
+    assert added.table == 5
+    assert added.pairing_reason == {}
+
+
+def test_a_match_with_results_cannot_be_deleted(director_client, league):
+    matchday = league.matchdays.get(number=1)
+    finish_matchday(matchday)
+    match = matchday.matches.first()
+    assert match is not None
+    response = director_client.post(
+        matchday_url(league), {"action": "delete", "delete-match": match.pk}
+    )
+    assert response.status_code == 422
+    assert "This match has results already" in text(response)
+    assert Match.objects.filter(pk=match.pk).exists()
+
+
+def test_htmx_matchday_action_answers_with_the_partial(director_client, league):
+    match = league.matchdays.get(number=1).matches.first()
+    assert match is not None
+    response = director_client.post(
+        matchday_url(league), {"action": "move", "move-match": match.pk, "move-table": "7"}, **HTMX
+    )
+    assert response.status_code == 200
+    assert text(response).lstrip().startswith('<div id="matchday"')
+
+
+def test_printable_matchday_is_public_with_tables_and_a_score_grid(client, swiss):
+    services.swiss_matchday_pair(competition_id=swiss.pk)
+    response = client.get(reverse("matchday_print", kwargs={"slug": swiss.slug, "number": 1}))
+    assert response.status_code == 200
+    html = text(response)
+    assert html.count('class="print-table-number"') == 2
+    assert html.count('class="score-grid"') == 2
+    assert "Bye:" in html
+
+
+# ---------------------------------------------------------------- club matches
+
+
+def lineup_data(match: Match, home: list[Any], away: list[Any], **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {"action": "lineup"}
+    for side, teams in (("home", home), ("away", away)):
+        for place, team in enumerate(teams, start=1):
+            data[f"lineup-{side}_{place}"] = team.pk if team is not None else ""
+    data.update(extra)
+    return data
+
+
+def test_club_lineup_makes_the_games_by_the_movement(director_client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    page = text(director_client.get(match_url(club_match)))
+    assert 'name="lineup-home_2"' in page
+    assert home[0].name in page
+    assert away[0].name not in page.split('name="lineup-home_1"')[1].split("</select>")[0]
+    response = director_client.post(
+        match_url(club_match), lineup_data(club_match, home[:2], away[:2]), follow=True
+    )
+    assert "Lineup saved: 4 games over 2 sittings." in text(response)
+    games = list(club_match.games.order_by("sitting", "table"))
+    assert [(g.sitting, g.table, g.team_a_id, g.team_b_id) for g in games] == [
+        (1, 1, home[0].pk, away[0].pk),
+        (1, 2, home[1].pk, away[1].pk),
+        (2, 1, home[0].pk, away[1].pk),
+        (2, 2, home[1].pk, away[0].pk),
+    ]
+    # The form shows the lineup again.
+    page = text(director_client.get(match_url(club_match)))
+    assert f'<option value="{home[1].pk}" selected>' in page
+
+
+def test_a_lineup_below_the_minimum_forfeits_the_match(director_client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    response = director_client.post(
+        match_url(club_match), lineup_data(club_match, home[:2], [away[0], None]), follow=True
+    )
+    assert "The match is forfeited" in text(response)
+    club_match.refresh_from_db()
+    assert club_match.forfeit == "away"
+
+
+def test_a_koppel_of_another_club_is_refused(director_client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    response = director_client.post(
+        match_url(club_match), lineup_data(club_match, [home[0], away[2]], away[:2])
+    )
+    assert response.status_code == 422
+    assert not club_match.games.exists()
+
+
+def test_a_koppel_twice_in_the_lineup_is_refused_in_words(director_client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    response = director_client.post(
+        match_url(club_match), lineup_data(club_match, [home[0], home[0]], away[:2])
+    )
+    assert response.status_code == 422
+    assert "A koppel can take only one place in a match." in text(response)
+
+
+def test_a_late_koppel_joins_at_its_sitting(director_client):
+    competition = club_competition(late_koppel_until_sitting=2, min_koppels=1)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    page = text(director_client.get(match_url(match)))
+    assert 'name="lineup-home_2_from"' in page
+    data = lineup_data(match, home[:2], away[:2], **{"lineup-away_2_from": "2"})
+    response = director_client.post(match_url(match), data)
+    assert response.status_code == 302
+    assert not match.games.filter(sitting=1, team_b=away[1]).exists()
+    assert match.games.filter(sitting=2, team_b=away[1]).exists()
+    page = text(director_client.get(match_url(match)))
+    assert 'name="lineup-away_2_from" value="2"' in page
+
+    data = lineup_data(match, home[:2], away[:2], **{"lineup-away_2_from": "3"})
+    assert director_client.post(match_url(match), data).status_code == 422
+
+
+def test_lineups_are_for_club_matches_only(director_client, league):
+    match = Match.objects.filter(matchday__competition=league).first()
+    assert match is not None
+    response = director_client.post(match_url(match), {"action": "lineup"})
+    assert response.status_code == 422
+    assert "Lineups are for club matches only." in text(response)
+
+
+def test_record_and_lift_a_forfeit(director_client, client, club_match):
+    response = director_client.post(
+        match_url(club_match),
+        {"action": "forfeit", "forfeit-side": "home", "forfeit-reason": "Did not turn up"},
+        follow=True,
+    )
+    assert "Forfeit recorded" in text(response)
+    club_match.refresh_from_db()
+    assert (club_match.forfeit, club_match.forfeit_reason) == ("home", "Did not turn up")
+    public = text(
+        client.get(
+            reverse("competition_detail", kwargs={"slug": club_match.matchday.competition.slug})
+        )
+    )
+    assert "Did not turn up" in public
+    assert "forfeit" in public
+
+    response = director_client.post(
+        match_url(club_match), {"action": "forfeit", "forfeit-side": ""}, follow=True
+    )
+    assert "Forfeit lifted." in text(response)
+    club_match.refresh_from_db()
+    assert club_match.forfeit == ""
+
+
+def test_a_forfeit_without_reason_is_refused(director_client, club_match):
+    response = director_client.post(
+        match_url(club_match), {"action": "forfeit", "forfeit-side": "away", "forfeit-reason": ""}
+    )
+    assert response.status_code == 422
+    assert "Say why the match is forfeited." in text(response)
+    club_match.refresh_from_db()
+    assert club_match.forfeit == ""
+
+
+def test_public_match_page_shows_sittings_running_score_and_top_koppels(client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    services.club_match_lineup_set(
+        match_id=club_match.pk,
+        home_teams=[t.pk for t in home[:2]],
+        away_teams=[t.pk for t in away[:2]],
+    )
+    totals = {(1, 1): (20, 4), (1, 2): (10, 20), (2, 1): (20, 6), (2, 2): (20, 8)}
+    for game in club_match.games.all():
+        a, b = totals[(game.sitting, game.table)]
+        scoring_services.game_totals_enter(game_id=game.pk, total_a=a, total_b=b)
+    html = text(
+        client.get(
+            reverse(
+                "match_detail",
+                kwargs={"slug": club_match.matchday.competition.slug, "match_id": club_match.pk},
+            )
+        )
+    )
+    assert "Sitting 1" in html and "Sitting 2" in html
+    assert "this sitting 30–24" in html
+    assert "match 30–24" in html
+    assert "match 70–38" in html
+    assert "Top-scoring koppels" in html
+    # Home koppel 1 scored 20 + 20; away koppel 2 scored 20 (sitting 1) + 6 (sitting 2).
+    assert f"{home[0]} · 40 points" in html
+    assert f"{away[1]} · 26 points" in html
+
+
+def test_public_matchday_page_shows_tables_byes_and_club_scores(client):
+    competition = pairs_competition(3, schedule_format=Competition.Format.ROUND_ROBIN)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    html = text(
+        client.get(reverse("matchday_detail", kwargs={"slug": competition.slug, "number": 1}))
+    )
+    assert 'class="text-center fw-bold table-number">1<' in html
+    assert "Bye" in html
+
+
+# ---------------------------------------------------------------- confirmation
+
+
+def test_confirm_a_finished_game_on_the_score_sheet(director_client, client):
+    competition = pairs_competition(
+        2, confirmation_required=True, schedule_format=Competition.Format.ROUND_ROBIN
+    )
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    game = Game.objects.get(match__matchday__competition=competition)
+    sheet = reverse("game_sheet", kwargs={"slug": competition.slug, "game_id": game.pk})
+    confirm = reverse("game_confirm", kwargs={"slug": competition.slug, "game_id": game.pk})
+    assert "Confirm result" not in text(director_client.get(sheet))  # still open
+    refused = director_client.post(confirm)
+    assert refused.status_code == 422
+    assert "Only a finished game can be confirmed." in text(refused)
+
+    scoring_services.game_totals_enter(game_id=game.pk, total_a=20, total_b=4)
+    page = text(director_client.get(sheet))
+    assert "Confirm result 20–4" in page
+    assert "awaiting confirmation" in page
+    standings = reverse("competition_detail", kwargs={"slug": competition.slug})
+    assert "1 awaiting confirmation" in text(client.get(standings))
+
+    response = director_client.post(confirm, follow=True)
+    assert "Result confirmed" in text(response)
+    assert 'class="badge text-bg-success confirmed-badge"' in text(response)
+    game.refresh_from_db()
+    assert game.confirmed_at is not None
+    scoring_services.standings_rebuild(competition_id=competition.pk)
+    assert "none awaiting confirmation" in text(client.get(standings))
+
+
+def test_confirming_needs_a_director(stranger_client):
+    competition = pairs_competition(
+        2, confirmation_required=True, schedule_format=Competition.Format.ROUND_ROBIN
+    )
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    game = Game.objects.get(match__matchday__competition=competition)
+    confirm = reverse("game_confirm", kwargs={"slug": competition.slug, "game_id": game.pk})
+    assert stranger_client.post(confirm).status_code == 403
+    assert stranger_client.get(confirm).status_code == 405
+
+
+# ---------------------------------------------------------------- the standings page
+
+
+def test_standings_show_every_tiebreak_byes_deductions_and_open_games(client, swiss):
+    first = services.swiss_matchday_pair(competition_id=swiss.pk)
+    finish_matchday(first)
+    services.swiss_matchday_pair(competition_id=swiss.pk)  # matchday 2 left open
+    entry = swiss.entries.get(team__name="Kampoe")
+    services.deduction_add(competition_id=swiss.pk, entry_id=entry.pk, points=3, reason="No show")
+    scoring_services.standings_rebuild(competition_id=swiss.pk)
+    html = text(client.get(reverse("competition_detail", kwargs={"slug": swiss.slug})))
+    for header in ("Buchholz", "H2H", "Byes", "Ded."):
+        assert f">{header}<" in html, header
+    assert "Ranked on: points → saldo → Buchholz" in html
+    assert "2 games still open" in html
+    assert "No show" in html
+    assert "−3" in html  # the deduction, with a real minus sign
+    assert "+18" in html  # a 20–2 winner's saldo, signed
+
+
+def test_standings_without_tiebreak_extras_show_no_extra_columns(client, league):
+    finish_matchday(league.matchdays.get(number=1))
+    scoring_services.standings_rebuild(competition_id=league.pk)
+    html = text(client.get(reverse("competition_detail", kwargs={"slug": league.slug})))
+    for header in ("Buchholz", "Byes", "Ded."):
+        assert f">{header}<" not in html, header
+    assert ">H2H<" in html  # head_to_head is in the factory's tie-breaks
+    assert "Deductions and forfeits" not in html
+    assert "4 games still open" in html
+
+
+# ---------------------------------------------------------------- pairing reasons
+
+
+@pytest.mark.parametrize(
+    ("reason", "expected"),
+    [
+        ({"code": "same_score_group", "params": {"points": 4}}, "both have 4 points"),
+        ({"code": "floated", "params": {"from_points": 4, "to_points": 2}}, "4 points against 2"),
+        ({"code": "rematch_unavoidable", "params": {"times": 1}}, "met 1 times before"),
+        ({"code": "manual", "params": {}}, "Set by hand"),
+        ({"code": "round_robin"}, "Round robin"),
+        (
+            {
+                "code": "bye_lowest_without_bye",
+                "params": {"points": 2, "byes": 0, "passed_over": 1},
+            },
+            "1 lower-placed entries were passed over",
+        ),
+        (
+            {
+                "code": "bye_unavoidable_repeat",
+                "params": {"points": 0, "byes": 1, "passed_over": 0},
+            },
+            "every entry has had 1 bye(s)",
+        ),
+        ({"code": "bye_unavoidable_repeat", "params": {}}, "every entry has had a bye already"),
+        ({"code": "floated"}, "Floated to the closest score"),
+        ({"code": "mystery"}, "mystery"),
+        ({}, ""),
+        (None, ""),
+    ],
+)
+def test_pairing_reason_message(reason, expected):
+    assert expected in pairing_reason_message(reason)
+
+
+# ---------------------------------------------------------------- queries
+
+
+def count_queries(client, path: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(path).status_code == 200
+    return len(queries)
+
+
+def test_manage_pages_queries_do_not_grow_with_the_schedule(
+    director_client, django_assert_max_num_queries
+):
+    small = pairs_competition(4, slug="small", schedule_format=Competition.Format.ROUND_ROBIN)
+    big = pairs_competition(8, slug="big", schedule_format=Competition.Format.DOUBLE_ROUND_ROBIN)
+    for competition in (small, big):
+        services.schedule_round_robin_create(competition_id=competition.pk)
+        finish_matchday(competition.matchdays.get(number=1))
+        entry = competition.entries.first()
+        assert entry is not None
+        services.deduction_add(
+            competition_id=competition.pk, entry_id=entry.pk, points=1, reason="x"
+        )
+    for path_of in (manage_url, matchday_url):
+        assert count_queries(director_client, path_of(small)) == count_queries(
+            director_client, path_of(big)
+        )
+    with django_assert_max_num_queries(20):
+        director_client.get(manage_url(big))
+    with django_assert_max_num_queries(20):
+        director_client.get(matchday_url(big))
+
+
+def test_club_match_page_queries_are_bounded(
+    director_client, club_match, django_assert_max_num_queries
+):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    services.club_match_lineup_set(
+        match_id=club_match.pk,
+        home_teams=[t.pk for t in home[:2]],
+        away_teams=[t.pk for t in away[:2]],
+    )
+    with django_assert_max_num_queries(20):
+        director_client.get(match_url(club_match))

@@ -1,0 +1,553 @@
+"""The director's pages of a competition: schedule, matchdays, club-match lineups.
+
+Same shape as `scoring.views`: login, `is_directed_by` or the friendly 403 page. A page
+answers GET with itself and POST with one action (the form's `action` field): the action
+validates its form, calls ONE service, and redirects back (PRG) — or, for htmx, answers
+with the page's named partial. A `RuleViolation` becomes an inline message in words
+(`rule_message`), status 422, the entered values kept; the service saved nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from scoring import selectors
+from scoring.messages import pairing_reason_message, rule_message
+from scoring.models import Game
+from scoring.rules import RuleViolation
+from scoring.views import denied
+from tournaments import services
+from tournaments.forms import (
+    ClubLineupForm,
+    DeductionDeleteForm,
+    DeductionForm,
+    ForfeitForm,
+    MatchAddForm,
+    MatchDeleteForm,
+    RoundRobinForm,
+    SwapForm,
+    SwissPairForm,
+    TableMoveForm,
+)
+from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
+from tournaments.views import ENTRY_JOINS, GAME_TEAM_JOINS, match_for, match_sittings, render_page
+
+ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
+
+Action = Callable[[HttpRequest, Any], HttpResponse]
+
+
+# ================================================================ the schedule
+
+
+def competition_context(competition: Competition, **extra: Any) -> dict[str, Any]:
+    """The schedule page: matchdays with their matches and byes, pairing forms, deductions."""
+    matchdays = list(competition.matchdays.order_by("number"))
+    scores = selectors.competition_match_scores(competition=competition)
+    matches_of: dict[int, list[tuple[Match, selectors.MatchScore]]] = defaultdict(list)
+    for match in (
+        Match.objects.filter(matchday__competition=competition)
+        .select_related(*ENTRY_JOINS)
+        .order_by("table", "pk")
+    ):
+        matches_of[match.matchday_id].append((match, scores[match.pk]))
+    byes_of: dict[int, list[Bye]] = defaultdict(list)
+    for bye in Bye.objects.filter(matchday__competition=competition).select_related(
+        *ENTRY_NAME_JOINS
+    ):
+        byes_of[bye.matchday_id].append(bye)
+    schedule = []
+    for matchday in matchdays:
+        rows = matches_of[matchday.pk]
+        schedule.append(
+            {
+                "matchday": matchday,
+                "matches": rows,
+                "byes": byes_of[matchday.pk],
+                "finished": sum(1 for _match, score in rows if score.finished),
+            }
+        )
+    is_round_robin = competition.schedule_format in (
+        Competition.Format.ROUND_ROBIN,
+        Competition.Format.DOUBLE_ROUND_ROBIN,
+    )
+    context: dict[str, Any] = {
+        "competition": competition,
+        "schedule": schedule,
+        "next_number": (matchdays[-1].number + 1) if matchdays else 1,
+        "is_swiss": competition.schedule_format == Competition.Format.SWISS,
+        "is_round_robin": is_round_robin,
+        "deductions": list(
+            competition.deductions.select_related(*ENTRY_NAME_JOINS, "match__matchday")
+        ),
+        "deduction_form": DeductionForm(competition=competition, prefix="deduction"),
+        "show_override": False,
+    }
+    if is_round_robin and not matchdays:
+        context["generate_form"] = RoundRobinForm(prefix="rr")
+    if context["is_swiss"]:
+        context["pair_form"] = SwissPairForm(prefix="pair")
+    context.update(extra)
+    return context
+
+
+def _competition_response(
+    request: HttpRequest, competition: Competition, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    return render_page(
+        request,
+        "tournaments/competition_manage.html",
+        competition_context(competition, **extra),
+        partial="schedule",
+        status=status,
+    )
+
+
+def _competition_done(request: HttpRequest, competition: Competition, text: str) -> HttpResponse:
+    """PRG after a successful action; for htmx the fresh schedule partial."""
+    messages.success(request, text)
+    if request.htmx:  # type: ignore[attr-defined]
+        return _competition_response(request, competition)
+    return redirect("competition_manage", slug=competition.slug)
+
+
+def _generate(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = RoundRobinForm(request.POST, prefix="rr")
+    if form.is_valid():
+        try:
+            matchdays = services.schedule_round_robin_create(
+                competition_id=competition.pk,
+                start=form.cleaned_data["start"],
+                days_between=form.cleaned_data["days_between"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("Round robin generated: %(count)s matchdays.") % {"count": len(matchdays)}
+            return _competition_done(request, competition, text)
+    return _competition_response(request, competition, status=422, generate_form=form)
+
+
+def _pair(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = SwissPairForm(request.POST, prefix="pair")
+    show_override = bool(request.POST.get("pair-override_reason", "").strip())
+    if form.is_valid():
+        try:
+            matchday = services.swiss_matchday_pair(
+                competition_id=competition.pk,
+                override_reason=form.cleaned_data["override_reason"],
+                date=form.cleaned_data["date"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+            show_override = show_override or exc.code == "previous_matchday_unfinished"
+        else:
+            text = _("Matchday %(number)s paired.") % {"number": matchday.number}
+            return _competition_done(request, competition, text)
+    return _competition_response(
+        request, competition, status=422, pair_form=form, show_override=show_override
+    )
+
+
+def _deduction_add(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = DeductionForm(request.POST, competition=competition, prefix="deduction")
+    if form.is_valid():
+        try:
+            deduction = services.deduction_add(
+                competition_id=competition.pk,
+                entry_id=form.cleaned_data["entry"].pk,
+                points=form.cleaned_data["points"],
+                reason=form.cleaned_data["reason"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("%(points)s points deducted from %(entry)s.") % {
+                "points": deduction.points,
+                "entry": form.cleaned_data["entry"],
+            }
+            return _competition_done(request, competition, text)
+    return _competition_response(request, competition, status=422, deduction_form=form)
+
+
+def _deduction_delete(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = DeductionDeleteForm(request.POST, competition=competition)
+    error = _("That deduction does not exist (any more).")
+    if form.is_valid():
+        try:
+            services.deduction_delete(deduction_id=form.cleaned_data["deduction"].pk)
+        except RuleViolation as exc:
+            error = rule_message(exc)
+        else:
+            return _competition_done(request, competition, _("Deduction withdrawn."))
+    return _competition_response(request, competition, status=422, deduction_error=error)
+
+
+COMPETITION_ACTIONS: dict[str, Action] = {
+    "generate": _generate,
+    "pair": _pair,
+    "deduction_add": _deduction_add,
+    "deduction_delete": _deduction_delete,
+}
+
+
+@require_http_methods(["GET", "POST"])
+def competition_manage(request: HttpRequest, slug: str) -> HttpResponse:
+    """The schedule: generate the round robin or pair the next Swiss matchday; deductions."""
+    competition = get_object_or_404(Competition, slug=slug)
+    if response := denied(request, competition):
+        return response
+    if request.method != "POST":
+        return _competition_response(request, competition)
+    action = COMPETITION_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        return _competition_response(
+            request,
+            competition,
+            status=422,
+            action_error=_("That action does not exist on this page."),
+        )
+    return action(request, competition)
+
+
+# ================================================================ one matchday
+
+
+def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
+    """A matchday for its director: matches with tables, reasons and scores, byes, problems."""
+    competition = matchday.competition
+    scores = selectors.competition_match_scores(competition=competition)
+    matches = list(matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk"))
+    sheets = dict(
+        Game.objects.filter(match__matchday=matchday, sitting=1)
+        .order_by("match_id", "-table")
+        .values_list("match_id", "pk")
+    )
+    rows = [
+        {
+            "match": match,
+            "score": scores[match.pk],
+            "reason": pairing_reason_message(match.pairing_reason),
+            "game_id": sheets.get(match.pk) if competition.kind == Competition.Kind.PAIRS else None,
+            "has_results": scores[match.pk].reported
+            or bool(scores[match.pk].forfeit)
+            or scores[match.pk].games > scores[match.pk].open_games
+            or scores[match.pk].home
+            or scores[match.pk].away,
+        }
+        for match in matches
+    ]
+    byes = list(matchday.byes.select_related(*ENTRY_NAME_JOINS))
+    busy: set[int] = {bye.entry_id for bye in byes}
+    for match in matches:
+        busy |= {match.home_id, match.away_id}
+    entries = selectors.competition_entries(competition=competition)
+    left_out = [entry for entry in entries if entry.pk not in busy]
+    without_table = [match for match in matches if match.table is None]
+    context: dict[str, Any] = {
+        "competition": competition,
+        "matchday": matchday,
+        "rows": rows,
+        "byes": [(bye, pairing_reason_message(bye.reason)) for bye in byes],
+        "left_out": left_out,
+        "without_table": without_table,
+        "swap_form": SwapForm(competition=competition, prefix="swap"),
+        "move_form": TableMoveForm(matchday=matchday, prefix="move"),
+        "add_form": MatchAddForm(competition=competition, prefix="add"),
+    }
+    context.update(extra)
+    return context
+
+
+def _matchday_response(
+    request: HttpRequest, matchday: Matchday, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    return render_page(
+        request,
+        "tournaments/matchday_manage.html",
+        matchday_context(matchday, **extra),
+        partial="matchday",
+        status=status,
+    )
+
+
+def _matchday_done(request: HttpRequest, matchday: Matchday, text: str) -> HttpResponse:
+    messages.success(request, text)
+    if request.htmx:  # type: ignore[attr-defined]
+        return _matchday_response(request, matchday)
+    return redirect("matchday_manage", slug=matchday.competition.slug, number=matchday.number)
+
+
+def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+    form = SwapForm(request.POST, competition=matchday.competition, prefix="swap")
+    if form.is_valid():
+        entry_a, entry_b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
+        try:
+            if entry_a.pk == entry_b.pk:
+                form.add_error(None, _("Choose two different entries to swap."))
+            else:
+                services.matchday_entries_swap(
+                    matchday_id=matchday.pk, entry_a_id=entry_a.pk, entry_b_id=entry_b.pk
+                )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            if entry_a.pk != entry_b.pk:
+                text = _("%(a)s and %(b)s swapped places.") % {"a": entry_a, "b": entry_b}
+                return _matchday_done(request, matchday, text)
+    return _matchday_response(request, matchday, status=422, swap_form=form)
+
+
+def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+    form = TableMoveForm(request.POST, matchday=matchday, prefix="move")
+    if form.is_valid():
+        try:
+            match = services.match_table_move(
+                match_id=form.cleaned_data["match"].pk, table=form.cleaned_data["table"]
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("%(match)s moved to table %(table)s.") % {
+                "match": form.cleaned_data["match"],
+                "table": match.table,
+            }
+            return _matchday_done(request, matchday, text)
+    return _matchday_response(request, matchday, status=422, move_form=form)
+
+
+def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+    form = MatchAddForm(request.POST, competition=matchday.competition, prefix="add")
+    if form.is_valid():
+        try:
+            match = services.match_create(
+                matchday_id=matchday.pk,
+                home_id=form.cleaned_data["home"].pk,
+                away_id=form.cleaned_data["away"].pk,
+                table=form.cleaned_data["table"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("Match %(home)s – %(away)s added at table %(table)s.") % {
+                "home": form.cleaned_data["home"],
+                "away": form.cleaned_data["away"],
+                "table": match.table,
+            }
+            return _matchday_done(request, matchday, text)
+    return _matchday_response(request, matchday, status=422, add_form=form)
+
+
+def _delete(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+    form = MatchDeleteForm(request.POST, matchday=matchday, prefix="delete")
+    error = _("That match does not exist (any more).")
+    if form.is_valid():
+        match = form.cleaned_data["match"]
+        try:
+            services.match_delete(match_id=match.pk)
+        except RuleViolation as exc:
+            error = rule_message(exc)
+        else:
+            return _matchday_done(
+                request, matchday, _("Match %(match)s removed.") % {"match": match}
+            )
+    return _matchday_response(request, matchday, status=422, action_error=error)
+
+
+MATCHDAY_ACTIONS: dict[str, Action] = {
+    "swap": _swap,
+    "move": _move,
+    "add": _add,
+    "delete": _delete,
+}
+
+
+@require_http_methods(["GET", "POST"])
+def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One matchday: pairing reasons, the bye, swaps, table moves, added and removed matches."""
+    matchday = get_object_or_404(
+        Matchday.objects.select_related("competition"), competition__slug=slug, number=number
+    )
+    if response := denied(request, matchday.competition):
+        return response
+    if request.method != "POST":
+        return _matchday_response(request, matchday)
+    action = MATCHDAY_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        return _matchday_response(
+            request,
+            matchday,
+            status=422,
+            action_error=_("That action does not exist on this page."),
+        )
+    return action(request, matchday)
+
+
+# ================================================================ one match
+
+
+def club_koppels(entry: Entry) -> QuerySet[Team]:
+    """The koppels whose two players are of `entry`'s club (none for a pairs entry)."""
+    if entry.club_id is None:
+        return Team.objects.none()
+    return (
+        Team.objects.filter(player_1__club_id=entry.club_id, player_2__club_id=entry.club_id)
+        .select_related("player_1", "player_2")
+        .order_by("name", "key")
+    )
+
+
+def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]:
+    """The lineup form's values read back from the games the movement made.
+
+    In sitting s table t has home place t against away place (t + s − 2) mod N + 1, so
+    each koppel's place follows from any game it played; a koppel first seen after
+    sitting 1 joined late.
+    """
+    initial: dict[str, Any] = {}
+    for game in games:
+        home_team, away_team = (
+            (game.team_a_id, game.team_b_id) if game.a_is_home else (game.team_b_id, game.team_a_id)
+        )
+        home_place = game.table
+        away_place = (game.table + game.sitting - 2) % size + 1 if size else 0
+        for name, team, place in (("home", home_team, home_place), ("away", away_team, away_place)):
+            if not 1 <= place <= size:
+                continue
+            key = f"{name}_{place}"
+            if key not in initial:
+                initial[key] = team
+                if game.sitting > 1:
+                    initial[f"{key}_from"] = game.sitting
+    return initial
+
+
+def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
+    competition = match.matchday.competition
+    games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
+    sittings, top = match_sittings(games)
+    context: dict[str, Any] = {
+        "competition": competition,
+        "match": match,
+        "games": games,
+        "sittings": sittings,
+        "top_koppels": top,
+        "score": selectors.competition_match_scores(competition=competition)[match.pk],
+        "is_club_match": competition.kind == Competition.Kind.CLUBS,
+        "forfeit_form": ForfeitForm(
+            prefix="forfeit", initial={"side": match.forfeit, "reason": match.forfeit_reason}
+        ),
+    }
+    if context["is_club_match"]:
+        context["lineup_form"] = ClubLineupForm(
+            match=match,
+            home_teams=club_koppels(match.home),
+            away_teams=club_koppels(match.away),
+            prefix="lineup",
+            initial=lineup_initial(match, games, competition.koppels_per_side),
+        )
+    context.update(extra)
+    return context
+
+
+def _match_response(
+    request: HttpRequest, match: Match, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    return render_page(
+        request,
+        "tournaments/match_manage.html",
+        match_manage_context(match, **extra),
+        partial="manage",
+        status=status,
+    )
+
+
+def _match_done(request: HttpRequest, match: Match, text: str) -> HttpResponse:
+    messages.success(request, text)
+    if request.htmx:  # type: ignore[attr-defined]
+        return _match_response(request, match_for(match.matchday.competition.slug, match.pk))
+    return redirect("match_manage", slug=match.matchday.competition.slug, match_id=match.pk)
+
+
+def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
+    form = ClubLineupForm(
+        request.POST,
+        match=match,
+        home_teams=club_koppels(match.home),
+        away_teams=club_koppels(match.away),
+        prefix="lineup",
+    )
+    if match.matchday.competition.kind != Competition.Kind.CLUBS:
+        return _match_response(
+            request, match, status=422, action_error=rule_message(RuleViolation("not_a_club_match"))
+        )
+    if form.is_valid():
+        try:
+            saved = services.club_match_lineup_set(
+                match_id=match.pk,
+                home_teams=form.lineup("home"),
+                away_teams=form.lineup("away"),
+                late=form.late(),
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("Lineup saved: %(games)s games over %(sittings)s sittings.") % {
+                "games": saved.games.count(),
+                "sittings": match.matchday.competition.sittings,
+            }
+            if saved.forfeit:
+                text += " " + _("The match is forfeited: %(reason)s") % {
+                    "reason": saved.forfeit_reason
+                }
+            return _match_done(request, match, text)
+    return _match_response(request, match, status=422, lineup_form=form)
+
+
+def _forfeit(request: HttpRequest, match: Match) -> HttpResponse:
+    form = ForfeitForm(request.POST, prefix="forfeit")
+    if form.is_valid():
+        try:
+            saved = services.match_forfeit_set(
+                match_id=match.pk,
+                side=form.cleaned_data["side"],
+                reason=form.cleaned_data["reason"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = (
+                _("Forfeit recorded: %(side)s.") % {"side": saved.get_forfeit_display()}
+                if saved.forfeit
+                else _("Forfeit lifted.")
+            )
+            return _match_done(request, match, text)
+    return _match_response(request, match, status=422, forfeit_form=form)
+
+
+MATCH_ACTIONS: dict[str, Action] = {"lineup": _lineup, "forfeit": _forfeit}
+
+
+@require_http_methods(["GET", "POST"])
+def match_manage(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """A match for its director: the club lineup (movement), forfeits, links to the sheets."""
+    match = match_for(slug, match_id)
+    if response := denied(request, match.matchday.competition):
+        return response
+    if request.method != "POST":
+        return _match_response(request, match)
+    action = MATCH_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        return _match_response(
+            request, match, status=422, action_error=_("That action does not exist on this page.")
+        )
+    return action(request, match)
