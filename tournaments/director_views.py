@@ -32,6 +32,7 @@ from tournaments.forms import (
     DeductionForm,
     ForfeitForm,
     MatchAddForm,
+    MatchdayAddForm,
     MatchDeleteForm,
     RoundRobinForm,
     SwapForm,
@@ -96,6 +97,8 @@ def competition_context(competition: Competition, **extra: Any) -> dict[str, Any
         context["generate_form"] = RoundRobinForm(prefix="rr")
     if context["is_swiss"]:
         context["pair_form"] = SwissPairForm(prefix="pair")
+    if competition.schedule_format == Competition.Format.MANUAL:
+        context["matchday_form"] = MatchdayAddForm(prefix="matchday")
     context.update(extra)
     return context
 
@@ -158,6 +161,24 @@ def _pair(request: HttpRequest, competition: Competition) -> HttpResponse:
     )
 
 
+def _matchday_add(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = MatchdayAddForm(request.POST, prefix="matchday")
+    if form.is_valid():
+        try:
+            matchday = services.matchday_create(
+                competition_id=competition.pk, date=form.cleaned_data["date"]
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            messages.success(
+                request,
+                _("Matchday %(number)s added: add its matches here.") % {"number": matchday.number},
+            )
+            return redirect("matchday_manage", slug=competition.slug, number=matchday.number)
+    return _competition_response(request, competition, status=422, matchday_form=form)
+
+
 def _deduction_add(request: HttpRequest, competition: Competition) -> HttpResponse:
     form = DeductionForm(request.POST, competition=competition, prefix="deduction")
     if form.is_valid():
@@ -195,6 +216,7 @@ def _deduction_delete(request: HttpRequest, competition: Competition) -> HttpRes
 COMPETITION_ACTIONS: dict[str, Action] = {
     "generate": _generate,
     "pair": _pair,
+    "matchday_add": _matchday_add,
     "deduction_add": _deduction_add,
     "deduction_delete": _deduction_delete,
 }

@@ -170,6 +170,14 @@ class RoundRobinForm(forms.Form):
     )
 
 
+class MatchdayAddForm(forms.Form):
+    """Add the next matchday, empty, to fill with matches by hand."""
+
+    date = forms.DateField(
+        label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
 class SwissPairForm(forms.Form):
     """Pair the next Swiss matchday; a reason lets it go ahead before the last one finished."""
 

@@ -213,10 +213,21 @@ def swiss_matchday_pair(
         Bye.objects.create(
             matchday=matchday,
             entry=by_id[pairing.bye],
-            reason={"code": pairing.bye_reason or "", "params": {}},
+            reason={"code": pairing.bye_reason or "", "params": dict(pairing.bye_params)},
         )
     standings_refresh_on_commit(competition.pk)
     return matchday
+
+
+@transaction.atomic
+def matchday_create(*, competition_id: int, date: datetime.date | None = None) -> Matchday:
+    """Add the next matchday, empty, for pairings made by hand (`match_create`).
+
+    Raises RuleViolation: `competition_unknown`.
+    """
+    competition = _competition_locked(competition_id)
+    last = competition.matchdays.order_by("-number").values_list("number", flat=True).first()
+    return _matchday_create(competition, (last or 0) + 1, date)
 
 
 def _matchday_locked(matchday_id: int) -> Matchday:

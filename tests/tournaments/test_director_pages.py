@@ -849,3 +849,21 @@ def test_club_match_page_queries_are_bounded(
     )
     with django_assert_max_num_queries(20):
         director_client.get(match_url(club_match))
+
+
+def test_a_manual_competition_adds_matchdays_and_matches_by_hand(client):
+    competition = CompetitionFactory.create(schedule_format="manual")
+    home, away = TeamEntryFactory.create_batch(2, competition=competition)
+    client.force_login(league_staff())
+    manage = reverse("competition_manage", kwargs={"slug": competition.slug})
+    assert "Add matchday 1" in client.get(manage).content.decode()
+
+    response = client.post(manage, {"action": "matchday_add", "matchday-date": "2026-12-04"})
+    matchday = competition.matchdays.get()
+    assert response["Location"] == reverse(
+        "matchday_manage", kwargs={"slug": competition.slug, "number": 1}
+    )
+    assert str(matchday.date) == "2026-12-04"
+    bad = client.post(manage, {"action": "matchday_add", "matchday-date": "not a date"})
+    assert bad.status_code == 422
+    assert competition.matchdays.count() == 1
