@@ -6,6 +6,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from typing import Any
 
 from django.db.models import Max, Prefetch, QuerySet
 from django.utils.translation import gettext as _
@@ -203,12 +205,15 @@ def competition_ineligible_players(*, competition: Competition) -> dict[int, dic
 
 @dataclass(frozen=True, slots=True)
 class StandingsInputs:
-    """What the standings are computed from, and the adjustments to show beside them."""
+    """What the standings are computed from, and what the standings page shows beside them:
+    the adjustments, the games still open and those awaiting confirmation."""
 
     outcomes: list[MatchOutcome]
     byes: list[ByeOutcome]
     deductions: dict[int, int]
     adjustments: list[Adjustment]
+    open_games: int = 0
+    awaiting: int = 0
 
 
 def competition_standings_inputs(*, competition: Competition) -> StandingsInputs:
@@ -309,7 +314,14 @@ def competition_standings_inputs(*, competition: Competition) -> StandingsInputs
                 deduction.match_id,
             )
         )
-    return StandingsInputs(outcomes, byes, dict(deductions), adjustments)
+    return StandingsInputs(
+        outcomes,
+        byes,
+        dict(deductions),
+        adjustments,
+        open_games=sum(score.open_games for score in scores.values()),
+        awaiting=sum(score.awaiting for score in scores.values()),
+    )
 
 
 def competition_standings(*, competition: Competition) -> QuerySet[Standing]:
@@ -518,3 +530,62 @@ def game_setup_check(
         if before != after:
             raise RuleViolation("game_has_rounds_setup")
     return a_is_home
+
+
+@dataclass(frozen=True, slots=True)
+class SittingScore:
+    """One sitting of a club match: its games and the match score after it."""
+
+    number: int
+    games: list[Game]
+    home: int
+    away: int
+    running_home: int
+    running_away: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopKoppel:
+    """The koppel of one side with the most game points in a match."""
+
+    team: Team
+    points: int
+
+
+def match_sittings(*, games: Sequence[Game]) -> tuple[list[SittingScore], dict[str, TopKoppel]]:
+    """Per sitting the games and the running match score; the top koppel of each side.
+
+    `games` are ordered by sitting and table. A koppel's points are the game points it
+    scored in all its games of the match.
+    """
+    sittings: list[SittingScore] = []
+    running = [0, 0]
+    by_koppel: dict[str, dict[int, list[Any]]] = {"home": {}, "away": {}}
+    for number, group in groupby(games, key=lambda game: game.sitting):
+        played = list(group)
+        home = away = 0
+        for game in played:
+            home_team, away_team = (
+                (game.team_a, game.team_b) if game.a_is_home else (game.team_b, game.team_a)
+            )
+            home_points, away_points = (
+                (game.score_a, game.score_b) if game.a_is_home else (game.score_b, game.score_a)
+            )
+            home += home_points
+            away += away_points
+            for side, team, points in (
+                ("home", home_team, home_points),
+                ("away", away_team, away_points),
+            ):
+                slot = by_koppel[side].setdefault(team.pk, [team, 0])
+                slot[1] += points
+        running[0] += home
+        running[1] += away
+        sittings.append(SittingScore(number, played, home, away, running[0], running[1]))
+    top: dict[str, TopKoppel] = {}
+    for side, koppels in by_koppel.items():
+        if koppels:
+            # Most points first; on a tie, the koppel that played first (stable order).
+            team, points = max(koppels.values(), key=lambda slot: slot[1])
+            top[side] = TopKoppel(team, points)
+    return sittings, top

@@ -40,7 +40,8 @@ from tournaments.forms import (
     TableMoveForm,
 )
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
-from tournaments.views import ENTRY_JOINS, GAME_TEAM_JOINS, match_for, match_sittings, render_page
+from tournaments.schedules import away_place
+from tournaments.views import ENTRY_JOINS, GAME_TEAM_JOINS, match_for, render_page
 
 ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
 
@@ -431,7 +432,7 @@ def club_koppels(entry: Entry) -> QuerySet[Team]:
 def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]:
     """The lineup form's values read back from the games the movement made.
 
-    In sitting s table t has home place t against away place (t + s − 2) mod N + 1, so
+    Table t holds home place t; the away place comes from the movement (`away_place`), so
     each koppel's place follows from any game it played; a koppel first seen after
     sitting 1 joined late.
     """
@@ -441,8 +442,8 @@ def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]
             (game.team_a_id, game.team_b_id) if game.a_is_home else (game.team_b_id, game.team_a_id)
         )
         home_place = game.table
-        away_place = (game.table + game.sitting - 2) % size + 1 if size else 0
-        for name, team, place in (("home", home_team, home_place), ("away", away_team, away_place)):
+        away = away_place(game.table, game.sitting, size) if size else 0
+        for name, team, place in (("home", home_team, home_place), ("away", away_team, away)):
             if not 1 <= place <= size:
                 continue
             key = f"{name}_{place}"
@@ -456,7 +457,7 @@ def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]
 def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    sittings, top = match_sittings(games)
+    sittings, top = selectors.match_sittings(games=games)
     context: dict[str, Any] = {
         "competition": competition,
         "match": match,

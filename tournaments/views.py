@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 from typing import Any
 
 from django.db.models import Count, Prefetch
@@ -109,15 +108,14 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         show_deducted=bool(inputs.deductions),
     )
     RequestConfig(request, paginate=False).configure(table)
-    scores = selectors.competition_match_scores(competition=competition).values()
     context = {
         "competition": competition,
         "table": table,
         "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
         "adjustments": adjustment_lines(inputs.adjustments),
         "as_of": selectors.competition_standings_as_of(competition=competition),
-        "open_games": sum(score.open_games for score in scores),
-        "awaiting": sum(score.awaiting for score in scores),
+        "open_games": inputs.open_games,
+        "awaiting": inputs.awaiting,
         "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
         "is_director": competition.is_directed_by(request.user),
     }
@@ -190,71 +188,12 @@ def match_for(slug: str, match_id: int) -> Match:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class SittingScore:
-    """One sitting of a club match: its games and the match score after it."""
-
-    number: int
-    games: list[Game]
-    home: int
-    away: int
-    running_home: int
-    running_away: int
-
-
-@dataclass(frozen=True, slots=True)
-class TopKoppel:
-    """The koppel of one side with the most game points in a match."""
-
-    team: Any
-    points: int
-
-
-def match_sittings(games: Sequence[Game]) -> tuple[list[SittingScore], dict[str, TopKoppel]]:
-    """Per sitting the games and the running match score; the top koppel of each side.
-
-    `games` are ordered by sitting and table. A koppel's points are the game points it
-    scored in all its games of the match.
-    """
-    sittings: list[SittingScore] = []
-    running = [0, 0]
-    by_koppel: dict[str, dict[int, list[Any]]] = {"home": {}, "away": {}}
-    for number, group in groupby(games, key=lambda game: game.sitting):
-        played = list(group)
-        home = away = 0
-        for game in played:
-            home_team, away_team = (
-                (game.team_a, game.team_b) if game.a_is_home else (game.team_b, game.team_a)
-            )
-            home_points, away_points = (
-                (game.score_a, game.score_b) if game.a_is_home else (game.score_b, game.score_a)
-            )
-            home += home_points
-            away += away_points
-            for side, team, points in (
-                ("home", home_team, home_points),
-                ("away", away_team, away_points),
-            ):
-                slot = by_koppel[side].setdefault(team.pk, [team, 0])
-                slot[1] += points
-        running[0] += home
-        running[1] += away
-        sittings.append(SittingScore(number, played, home, away, running[0], running[1]))
-    top: dict[str, TopKoppel] = {}
-    for side, koppels in by_koppel.items():
-        if koppels:
-            # Most points first; on a tie, the koppel that played first (stable order).
-            team, points = max(koppels.values(), key=lambda slot: slot[1])
-            top[side] = TopKoppel(team, points)
-    return sittings, top
-
-
 def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
     """What the match page shows; `extra` may carry a bound totals form with its errors."""
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
     is_director = competition.is_directed_by(request.user)
-    sittings, top = match_sittings(games)
+    sittings, top = selectors.match_sittings(games=games)
     context: dict[str, Any] = {
         "competition": competition,
         "match": match,

@@ -738,9 +738,9 @@ def test_competition_page_queries_do_not_grow(
         finished_game(more)
     services.standings_rebuild(competition_id=competition.pk)
     assert count_queries(client, path) == small
-    # Standings, their inputs (for the deductions and forfeits under them) and the match
-    # scores (open and awaiting counts): a fixed number, whatever the size.
-    with django_assert_max_num_queries(12):
+    # Standings and their inputs (deductions, forfeits, open and awaiting counts under
+    # them): a fixed number, whatever the size.
+    with django_assert_max_num_queries(10):
         client.get(path)
 
 

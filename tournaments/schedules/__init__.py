@@ -5,7 +5,7 @@ are any hashable ids and refusals are `RuleViolation(code, **params)` for the ed
 word. networkx is used by `swiss` only.
 """
 
-from tournaments.schedules.movement import MovementTable, club_movement
+from tournaments.schedules.movement import MovementTable, away_place, club_movement
 from tournaments.schedules.round_robin import RoundPairing, berger_tables, round_robin
 from tournaments.schedules.swiss import SwissEntrant, SwissPairing, SwissRound, swiss_pair
 
@@ -16,6 +16,7 @@ __all__ = [
     "SwissPairing",
     "SwissRound",
     "berger_tables",
+    "away_place",
     "club_movement",
     "round_robin",
     "swiss_pair",

@@ -30,6 +30,16 @@ class MovementTable(Generic[H]):
     away: H | None
 
 
+def away_place(table: int, sitting: int, koppels: int) -> int:
+    """The away place (1-based) at `table` in `sitting` (both 1-based), `koppels` a side.
+
+    The movement's one formula: the away koppels move one table on per sitting, so table
+    t meets away place (t + s − 2) mod N + 1. `club_movement` builds sittings with it and
+    the director's lineup form reads a stored lineup back with it.
+    """
+    return (table + sitting - 2) % koppels + 1
+
+
 def club_movement(
     home: Sequence[H | None],
     away: Sequence[H | None],
@@ -92,7 +102,7 @@ def club_movement(
             MovementTable(
                 table=i + 1,
                 home=playing(home[i], s + 1),
-                away=playing(away[(i + s) % n], s + 1),
+                away=playing(away[away_place(i + 1, s + 1, n) - 1], s + 1),
             )
             for i in range(n)
         )
