@@ -60,7 +60,13 @@ class GameAdminForm(forms.ModelForm):
                 if stored != (match.pk, team_a.pk, team_b.pk):
                     raise RuleViolation("game_has_rounds_setup")
             self.instance.a_is_home = game_setup_check(
-                match=match, team_a=team_a, team_b=team_b, seats=seats, game=game
+                match=match,
+                team_a=team_a,
+                team_b=team_b,
+                seats=seats,
+                game=game,
+                table=cleaned.get("table"),
+                sitting=cleaned.get("sitting"),
             )
         except RuleViolation as exc:
             raise forms.ValidationError(rule_message(exc), code=exc.code) from None

@@ -52,6 +52,8 @@ class RoundForm(forms.Form):
     # The round number this form adds: a second phone, or the same form sent twice, must not
     # record the round again (`round_record(expected_number=…)`).
     number = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    # A correction: the round as it was when the form was opened (`Round.token`).
+    seen = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
 
     def __init__(
         self,
@@ -96,6 +98,7 @@ class RoundForm(forms.Form):
         self.helper.form_tag = False
         self.helper.layout = Layout(
             "number",
+            "seen",
             "result",
             InlineRadios("side"),
             *(["caller"] if "caller" in self.fields else []),
@@ -144,6 +147,7 @@ class RoundForm(forms.Form):
             "caller": rnd.caller_id,
             "tricks_a": rnd.tricks_a,
             "tricks_b": rnd.tricks_b,
+            "seen": rnd.token,
         }
 
 

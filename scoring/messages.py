@@ -75,8 +75,12 @@ def _messages() -> dict[str, str]:
         "game_not_closed": _("The game was not closed by the director."),
         "sheet_changed": _(
             "Round %(number)s was recorded meanwhile (from another screen, or this form was "
-            "sent twice); the game has %(recorded)s rounds now. Check the sheet below and "
-            "enter the round again only if it is really a new one."
+            "sent twice): the game has more rounds now than this form knew. Check the sheet "
+            "below and enter the round again only if it is really a new one."
+        ),
+        "round_changed": _(
+            "This round was corrected meanwhile (from another screen). Nothing was "
+            "overwritten: open the round again to see what it says now."
         ),
         "correction_ends_game": _(
             "With this change the game is over after round %(ends_at)s, but it has "
@@ -122,8 +126,9 @@ def _messages() -> dict[str, str]:
         "schedule_duplicate_entry": _("“%(entry)s” is entered twice."),
         "not_swiss": _("This competition is not played in the Swiss system."),
         "previous_matchday_unfinished": _(
-            "Matchday %(number)s is not finished (%(open)s games or matches still open). "
-            "Finish it first, or give a reason to pair the next matchday anyway."
+            "Matchday %(number)s is not finished (%(open)s open: games in play, matches "
+            "without a result, or entries left out). Finish it first, or give a reason to "
+            "pair the next matchday anyway."
         ),
         "swiss_too_few_entrants": _("Swiss pairing needs at least two entries."),
         "swiss_no_bye_possible": _(
@@ -154,6 +159,11 @@ def _messages() -> dict[str, str]:
         "game_same_koppel": _("A koppel cannot play itself."),
         "koppel_not_in_match": _("%(koppel)s does not play in this match."),
         "seats_incomplete": _("Fill all four seats, or none."),
+        "game_place_not_in_match": _(
+            "Table %(table)s, sitting %(sitting)s is not a place of this match: a pairs game "
+            "sits at its match's table in sitting 1; a club-match game within the "
+            "competition's sittings and koppels a side."
+        ),
         "seats_do_not_fit": _(
             "Seats 1 and 3 are koppel A's two players, seats 2 and 4 koppel B's."
         ),

@@ -261,6 +261,13 @@ class Round(models.Model):
             return None
         return (self.tricks_a, self.tricks_b)
 
+    @property
+    def token(self) -> str:
+        """What the round says now, as a short string: a correction form sends back the
+        token it was opened with, so a correction made meanwhile elsewhere isn't lost."""
+        values = (self.result, self.side, self.caller_id, self.tricks_a, self.tricks_b)
+        return ":".join("" if value is None else str(value) for value in values)
+
 
 class Standing(models.Model):
     """A computed row of a competition's table, written by `standings_refresh`.

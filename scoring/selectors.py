@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,10 +39,20 @@ from tournaments.models import (
 )
 
 
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts "Koppel 2" before "Koppel 10": digit runs compare as numbers."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.casefold())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )
+
+
 def competition_entries(*, competition: Competition) -> list[Entry]:
-    """The entries of a competition, ordered by name (the order inside a full tie)."""
+    """The entries of a competition in natural name order (the order inside a full tie,
+    and round 1's seeding of a Swiss tournament)."""
     entries = list(competition.entries.select_related("team__player_1", "team__player_2", "club"))
-    return sorted(entries, key=lambda entry: (str(entry).casefold(), entry.pk))
+    return sorted(entries, key=lambda entry: (natural_key(str(entry)), entry.pk))
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +137,9 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
             awaiting,
         ) = sums[pk]
         if forfeit:
+            # Whatever was (or wasn't) played, a forfeited match is decided: nothing is open.
             home, away = forfeit_points[forfeit]
+            open_count = awaiting = 0
         elif total_home is not None and total_away is not None:
             scores[pk] = MatchScore(home_id, away_id, total_home, total_away, reported=True)
             continue
@@ -478,20 +491,32 @@ def game_setup_check(
     team_b: Team,
     seats: Sequence[Player | None],
     game: Game | None = None,
+    table: int | None = None,
+    sitting: int | None = None,
 ) -> bool:
     """Check who plays a game before it is saved; returns whether koppel A plays for home.
 
     Koppel A and B are the match's two koppels (pairs) or one koppel of each club (club
     match); seats are all four players clockwise or none, seats 1 and 3 being koppel A
-    (RULES.md "Terms"); a match with reported totals takes no games; and once a game has
-    rounds, its match, koppels and seats stay as they are (the rounds depend on them).
+    (RULES.md "Terms"); a match with reported totals takes no games; a pairs game sits at
+    its match's table in sitting 1, a club-match game within the competition's sittings
+    and tables; and once a game has rounds, its match, koppels and seats stay as they are
+    (the rounds depend on them).
 
     Raises RuleViolation: `match_reported_totals`, `game_same_koppel`,
     `koppel_not_in_match` (param koppel), `seats_incomplete`, `seats_do_not_fit`,
-    `game_has_rounds_setup`.
+    `game_place_not_in_match` (params table, sitting), `game_has_rounds_setup`.
     """
     if match.total_home is not None:
         raise RuleViolation("match_reported_totals")
+    competition = match.matchday.competition
+    if table is not None and sitting is not None:
+        if competition.kind == Competition.Kind.PAIRS:
+            fits = sitting == 1 and (match.table is None or table == match.table)
+        else:
+            fits = sitting <= competition.sittings and table <= competition.koppels_per_side
+        if not fits:
+            raise RuleViolation("game_place_not_in_match", table=table, sitting=sitting)
     if team_a.pk == team_b.pk:
         raise RuleViolation("game_same_koppel")
     home, away = match.home, match.away

@@ -243,14 +243,19 @@ def round_correct(
     side: str,
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
+    seen: str | None = None,
 ) -> Round:
     """Change what happened in one round; the whole game is replayed with the change.
+
+    `seen` is the round's `token` when the director opened the correction: if the round
+    was corrected meanwhile (another phone, another tab), nothing is overwritten.
 
     A correction that breaks a later round (a caller out of turn, a round after the new
     end of the game) is refused with that round's number. A correction that changes the
     winner reopens or recloses the game.
 
-    Raises RuleViolation: `round_unknown` and everything `round_record` raises.
+    Raises RuleViolation: `round_unknown`, `round_changed`, `correction_ends_game`, and
+    everything `round_record` raises.
     """
     game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
     if game_id is None:
@@ -258,6 +263,8 @@ def round_correct(
     game = _game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     target = next(r for r in rounds if r.pk == round_id)
+    if seen is not None and seen != target.token:
+        raise RuleViolation("round_changed", round=target.number)
     try:
         changed = selectors.round_input(
             game, result=result, side=side, caller_id=caller_id, tricks=tricks

@@ -186,6 +186,7 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
                 side=form.cleaned_data["side"],
                 caller_id=form.caller_id,
                 tricks=form.tricks,
+                seen=form.cleaned_data.get("seen") or None,
             )
         except RuleViolation as exc:
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))

@@ -124,14 +124,22 @@ def schedule_round_robin_create(
 
 
 def _open_in_matchday(matchday: Matchday) -> int:
-    """Games still open, plus matches with no result and no games, on one matchday."""
-    open_games = Game.objects.filter(match__matchday=matchday, status=Game.Status.OPEN).count()
+    """What keeps a matchday from being finished: games still open, matches with no result
+    and no games, and entries left out (neither a match nor the bye)."""
+    open_games = (
+        Game.objects.filter(match__matchday=matchday, status=Game.Status.OPEN)
+        .filter(match__forfeit="")
+        .count()
+    )
     unplayed = (
         Match.objects.filter(matchday=matchday, games__isnull=True, total_home__isnull=True)
         .filter(forfeit="")
         .count()
     )
-    return open_games + unplayed
+    left_out = Entry.objects.filter(competition_id=matchday.competition_id).exclude(
+        pk__in=_busy_entries(matchday)
+    )
+    return open_games + unplayed + left_out.count()
 
 
 @transaction.atomic

@@ -282,7 +282,7 @@ def test_pair_a_swiss_matchday_then_the_refusal_and_the_override(director_client
     refused = director_client.post(manage_url(swiss), {"action": "pair"})
     assert refused.status_code == 422
     html = text(refused)
-    assert "Matchday 1 is not finished (2 games or matches still open)" in html
+    assert "Matchday 1 is not finished (2 open: games in play" in html
     assert 'name="pair-override_reason"' in html
     assert "Pair matchday 2 anyway" in html
     assert swiss.matchdays.count() == 1

@@ -206,3 +206,17 @@ def test_moving_a_match_to_a_used_table_swaps_the_tables():
     two.refresh_from_db()
     assert (one.table, two.table) == (2, 1)
     assert one.games.get().table == 2 and two.games.get().table == 1
+
+
+def test_swiss_counts_an_entry_left_out_of_the_last_matchday_as_unfinished():
+    competition = pairs_competition(4, schedule_format="swiss")
+    matchday = swiss_matchday_pair(competition_id=competition.pk)
+    play_matchday(matchday)
+    # The director removes a finished match's entries by hand: two entries are left out.
+    match = matchday.matches.first()
+    assert match is not None
+    Game.objects.filter(match=match).delete()
+    match.delete()
+    with pytest.raises(RuleViolation) as caught:
+        swiss_matchday_pair(competition_id=competition.pk)
+    assert caught.value.params == {"number": 1, "open": 2}

@@ -753,3 +753,25 @@ def test_game_sheet_queries_do_not_grow(director_client, game, django_assert_max
     with django_assert_max_num_queries(10):
         director_client.get(path)
     assert count_queries(director_client, url("game_detail", game)) <= small
+
+
+def test_a_stale_correction_does_not_overwrite_a_newer_one(client, game):
+    client.force_login(league_staff())
+    rnd = services.round_record(game_id=game.pk, result="gewone_winst", side="a")
+    edit = reverse(
+        "round_edit",
+        kwargs={
+            "slug": game.match.matchday.competition.slug,
+            "game_id": game.pk,
+            "round_id": rnd.pk,
+        },
+    )
+    seen = rnd.token
+    first = {"result": "kap", "side": "a", "seen": seen}
+    second = {"result": "baunie", "side": "b", "seen": seen}
+    assert client.post(edit, first).status_code == 302
+    response = client.post(edit, second)  # the other tab, opened before the first change
+    assert response.status_code == 422
+    assert "corrected meanwhile" in response.content.decode()
+    rnd.refresh_from_db()
+    assert (rnd.result, rnd.side) == ("kap", "a")
