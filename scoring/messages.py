@@ -176,12 +176,17 @@ def _messages() -> dict[str, str]:
         "swap_same_match": _("These two already play each other: nothing to swap."),
         "table_taken": _("Table %(table)s is already used on this matchday."),
         "table_invalid": _("Table numbers start at 1."),
+        "match_already_at_table": _("Match already at table %(table)s."),
         "match_has_results": _(
             "This match has results already: undo them first, then change the pairing."
         ),
         "not_a_club_match": _("Lineups are for club matches only."),
         "lineup_wrong_size": _("The %(side)s lineup needs exactly %(size)s places."),
         "koppel_not_of_club": _("%(koppel)s is not a koppel of %(club)s."),
+        "koppel_not_on_squad": _(
+            "%(koppel)s can't play for %(club)s: %(players)s not on the club's squad for "
+            "this season."
+        ),
         "koppel_twice": _("A koppel can take only one place in a match."),
         "late_not_allowed": _("This competition does not let a koppel join after the start."),
         "late_too_late": _(
@@ -239,8 +244,8 @@ def _pairing_reasons() -> dict[str, str]:
     return {
         "same_score_group": _("Same score group: both have %(points)s points."),
         "floated": _(
-            "Floated: %(from_points)s points against %(to_points)s, the closest score "
-            "without a rematch."
+            "Floated between score groups: %(from_points)s and %(to_points)s points, the "
+            "closest scores without a rematch."
         ),
         "rematch_unavoidable": _(
             "Rematch (met %(times)s times before): every other pairing would leave "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import groupby
 from typing import Any
@@ -33,10 +33,14 @@ from tournaments.models import (
     Deduction,
     Entry,
     Match,
+    Matchday,
     Player,
     SquadMember,
     Team,
 )
+from tournaments.schedules import club_movement
+
+TEAM_JOINS = ("player_1", "player_2")
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -62,7 +66,7 @@ class MatchScore:
     `*_kaps` / `*_baunies` count rounds won as kap (or kap_partner) / baunie per side;
     a match with reported totals has no games and so no kaps. `awaiting` counts finished
     games still waiting for confirmation (when the competition asks for it). `forfeit` is
-    the side that forfeited ("home", "away", "both") or "".
+    the side that forfeited ("home", "away", "both") or "", `forfeit_reason` why.
     """
 
     home_id: int
@@ -78,6 +82,7 @@ class MatchScore:
     away_baunies: int = 0
     awaiting: int = 0
     forfeit: str = ""
+    forfeit_reason: str = ""
 
     @property
     def finished(self) -> bool:
@@ -120,11 +125,11 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
         row[8] += confirming and status != Game.Status.OPEN and confirmed_at is None
     scores: dict[int, MatchScore] = {}
     matches = Match.objects.filter(matchday__competition=competition).values_list(
-        "pk", "home_id", "away_id", "total_home", "total_away", "forfeit"
+        "pk", "home_id", "away_id", "total_home", "total_away", "forfeit", "forfeit_reason"
     )
     win, lose = competition.forfeit_score_for, competition.forfeit_score_against
     forfeit_points = {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}
-    for pk, home_id, away_id, total_home, total_away, forfeit in matches:
+    for pk, home_id, away_id, total_home, total_away, forfeit, forfeit_reason in matches:
         (
             home,
             away,
@@ -157,6 +162,7 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
             away_baunies,
             awaiting,
             forfeit,
+            forfeit_reason if forfeit else "",
         )
     return scores
 
@@ -229,21 +235,21 @@ class StandingsInputs:
     awaiting: int = 0
 
 
-def competition_standings_inputs(*, competition: Competition) -> StandingsInputs:
+def competition_standings_inputs(
+    *, competition: Competition, scores: dict[int, MatchScore] | None = None
+) -> StandingsInputs:
     """The finished matches, byes and deductions of a competition, in a few queries.
+
+    `scores`: the competition's `competition_match_scores`, when the caller has them already.
 
     A match counts once it is forfeited, has reported totals, or games that are all over
     (and confirmed, when the competition asks for it). A side that fielded a player not on
     its club's squad loses the match by forfeit; if it lost anyway, it loses
     `ineligible_deduction` competition points instead (issue 3, squads).
     """
-    scores = competition_match_scores(competition=competition)
+    if scores is None:
+        scores = competition_match_scores(competition=competition)
     ineligible = competition_ineligible_players(competition=competition)
-    reasons = dict(
-        Match.objects.filter(matchday__competition=competition)
-        .exclude(forfeit="")
-        .values_list("pk", "forfeit_reason")
-    )
     outcomes: list[MatchOutcome] = []
     adjustments: list[Adjustment] = []
     deductions: dict[int, int] = defaultdict(int)
@@ -256,7 +262,7 @@ def competition_standings_inputs(*, competition: Competition) -> StandingsInputs
                 if forfeit in (side, "both"):
                     entry_id = score.home_id if side == "home" else score.away_id
                     adjustments.append(
-                        Adjustment(entry_id, "forfeit", 0, reasons.get(match_id, ""), match_id)
+                        Adjustment(entry_id, "forfeit", 0, score.forfeit_reason, match_id)
                     )
         elif match_id in ineligible:
             sides = ineligible[match_id]
@@ -334,6 +340,142 @@ def competition_standings_inputs(*, competition: Competition) -> StandingsInputs
         adjustments,
         open_games=sum(score.open_games for score in scores.values()),
         awaiting=sum(score.awaiting for score in scores.values()),
+    )
+
+
+def match_adjustments(
+    *, match: Match, scores: dict[int, MatchScore] | None = None
+) -> list[Adjustment]:
+    """The forfeits (recorded, or derived from ineligible players) and deductions tied to
+    one match, with their reasons: the standings' adjustments of that match.
+
+    `scores`: the competition's `competition_match_scores`, when the caller has them already.
+    """
+    found = matches_adjustments(
+        competition=match.matchday.competition, match_ids=[match.pk], scores=scores
+    )
+    return found.get(match.pk, [])
+
+
+def matches_adjustments(
+    *,
+    competition: Competition,
+    match_ids: Iterable[int],
+    scores: dict[int, MatchScore] | None = None,
+) -> dict[int, list[Adjustment]]:
+    """The adjustments of some matches of a competition (a matchday's), by match id; see
+    `match_adjustments`."""
+    wanted = set(match_ids)
+    found: dict[int, list[Adjustment]] = defaultdict(list)
+    inputs = competition_standings_inputs(competition=competition, scores=scores)
+    for adjustment in inputs.adjustments:
+        if adjustment.match_id in wanted:
+            found[adjustment.match_id].append(adjustment)
+    return dict(found)
+
+
+def club_koppels(*, entry: Entry, competition: Competition) -> QuerySet[Team]:
+    """The koppels that may play for `entry`'s club in `competition`: both players of the
+    club and, when the competition requires squads, both on the club's squad for its season.
+    None for a pairs entry."""
+    if entry.club_id is None:
+        return Team.objects.none()
+    teams = Team.objects.filter(player_1__club_id=entry.club_id, player_2__club_id=entry.club_id)
+    if competition.squads_required:
+        teams = teams.filter(
+            player_1__squad_places__season=competition.season,
+            player_1__squad_places__squad__club_id=entry.club_id,
+        ).filter(
+            player_2__squad_places__season=competition.season,
+            player_2__squad_places__squad__club_id=entry.club_id,
+        )
+    return teams.select_related(*TEAM_JOINS).order_by("name", "key")
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A match of the matchday whose entries met before, on the matchdays numbered."""
+
+    match: Match
+    earlier: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatBye:
+    """A bye of the matchday for an entry that had one before, on the matchdays numbered."""
+
+    bye: Bye
+    earlier: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchdayProblems:
+    """What the director should look at on a matchday: entries neither playing nor on a
+    bye, matches without a table, rematches and second byes."""
+
+    left_out: list[Entry]
+    without_table: list[Match]
+    rematches: list[Rematch]
+    repeat_byes: list[RepeatBye]
+
+    def __bool__(self) -> bool:
+        return bool(self.left_out or self.without_table or self.rematches or self.repeat_byes)
+
+
+def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
+    """The problems of one matchday, in three queries (entries, matches, byes).
+
+    A rematch is a pairing of two entries that met on an earlier matchday (in a double round
+    robin: met twice already); a repeat bye one for an entry that had a bye on an earlier
+    matchday (double round robin: two). Pairings themselves may allow both when nothing
+    else was possible; the director decides.
+    """
+    competition = matchday.competition
+    allowed = 2 if competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN else 1
+    entries = competition_entries(competition=competition)
+    by_id = {entry.pk: entry for entry in entries}
+    matches: list[Match] = []
+    met: dict[frozenset[int], list[int]] = defaultdict(list)
+    for match in (
+        Match.objects.filter(
+            matchday__competition=competition, matchday__number__lte=matchday.number
+        )
+        .select_related("matchday")
+        .order_by("table", "pk")
+    ):
+        if match.matchday_id == matchday.pk:
+            match.home, match.away = by_id[match.home_id], by_id[match.away_id]
+            matches.append(match)
+        else:
+            met[frozenset((match.home_id, match.away_id))].append(match.matchday.number)
+    byes: list[Bye] = []
+    had_bye: dict[int, list[int]] = defaultdict(list)
+    for bye in Bye.objects.filter(
+        matchday__competition=competition, matchday__number__lte=matchday.number
+    ).select_related("matchday"):
+        if bye.matchday_id == matchday.pk:
+            bye.entry = by_id[bye.entry_id]
+            byes.append(bye)
+        else:
+            had_bye[bye.entry_id].append(bye.matchday.number)
+    busy = {bye.entry_id for bye in byes}
+    for match in matches:
+        busy |= {match.home_id, match.away_id}
+    rematches = [
+        Rematch(match, sorted(set(numbers)))
+        for match in matches
+        if len(numbers := met[frozenset((match.home_id, match.away_id))]) >= allowed
+    ]
+    repeat_byes = [
+        RepeatBye(bye, sorted(set(numbers)))
+        for bye in byes
+        if len(numbers := had_bye[bye.entry_id]) >= allowed
+    ]
+    return MatchdayProblems(
+        left_out=[entry for entry in entries if entry.pk not in busy],
+        without_table=[match for match in matches if match.table is None],
+        rematches=rematches,
+        repeat_byes=repeat_byes,
     )
 
 
@@ -559,7 +701,8 @@ def game_setup_check(
 
 @dataclass(frozen=True, slots=True)
 class SittingScore:
-    """One sitting of a club match: its games and the match score after it."""
+    """One sitting of a club match: its games, the match score after it, and the koppels
+    that sit out (facing an empty place: they score nothing this sitting)."""
 
     number: int
     games: list[Game]
@@ -567,6 +710,72 @@ class SittingScore:
     away: int
     running_home: int
     running_away: int
+    sits_out: list[Team] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchMovement:
+    """How a club match's stored lineup was played: the movement ran over `tables` koppels
+    a side for `sittings` sittings (`planned`: the competition's number); `sits_out` by
+    sitting number the koppels facing an empty place."""
+
+    tables: int
+    sittings: int
+    planned: int
+    sits_out: dict[int, list[Team]]
+
+    @property
+    def capped(self) -> bool:
+        """Fewer sittings than the competition plans: too few koppels a side for them."""
+        return 0 < self.sittings < self.planned
+
+
+def match_movement(*, match: Match) -> MatchMovement | None:
+    """The movement of a club match from its stored lineup (`Match.lineup`), in one query.
+
+    None for a pairs match or a match without a stored lineup (imported or reported data).
+    """
+    competition = match.matchday.competition
+    lineup = match.lineup or {}
+    if competition.kind != Competition.Kind.CLUBS or not lineup:
+        return None
+    home = [t for t in lineup.get("home") or [] if t is not None]
+    away = [t for t in lineup.get("away") or [] if t is not None]
+    late = {int(team_id): sitting for team_id, sitting in (lineup.get("late") or {}).items()}
+    tables = max(len(home), len(away))
+    sittings = min(competition.sittings, tables)
+    if not home or not away:
+        return MatchMovement(tables, 0, competition.sittings, {})
+    try:
+        movement = club_movement(
+            home + [None] * (tables - len(home)),
+            away + [None] * (tables - len(away)),
+            sittings=sittings,
+            late=late,
+        )
+    except RuleViolation:
+        return None  # a lineup the movement no longer takes: show the games only
+    idle: dict[int, list[int]] = {}
+    for number, places in enumerate(movement, start=1):
+        alone = [
+            koppel
+            for place in places
+            if (place.home is None) != (place.away is None)
+            for koppel in (place.home, place.away)
+            if koppel is not None
+        ]
+        if alone:
+            idle[number] = alone
+    teams = (
+        Team.objects.select_related(*TEAM_JOINS).in_bulk({k for ks in idle.values() for k in ks})
+        if idle
+        else {}
+    )
+    sits_out = {
+        number: [teams[koppel] for koppel in koppels if koppel in teams]
+        for number, koppels in idle.items()
+    }
+    return MatchMovement(tables, sittings, competition.sittings, sits_out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -577,17 +786,25 @@ class TopKoppel:
     points: int
 
 
-def match_sittings(*, games: Sequence[Game]) -> tuple[list[SittingScore], dict[str, TopKoppel]]:
-    """Per sitting the games and the running match score; the top koppel of each side.
+def match_sittings(
+    *, games: Sequence[Game], movement: MatchMovement | None = None
+) -> tuple[list[SittingScore], dict[str, TopKoppel]]:
+    """Per sitting the games, the running match score and who sits out (from `movement`);
+    the top koppel of each side, once a game has points.
 
     `games` are ordered by sitting and table. A koppel's points are the game points it
     scored in all its games of the match.
     """
+    sits_out = movement.sits_out if movement is not None else {}
+    by_sitting = {
+        number: list(group) for number, group in groupby(games, key=lambda game: game.sitting)
+    }
     sittings: list[SittingScore] = []
     running = [0, 0]
     by_koppel: dict[str, dict[int, list[Any]]] = {"home": {}, "away": {}}
-    for number, group in groupby(games, key=lambda game: game.sitting):
-        played = list(group)
+    scored = False
+    for number in sorted(set(by_sitting) | set(sits_out)):
+        played = by_sitting.get(number, [])
         home = away = 0
         for game in played:
             home_team, away_team = (
@@ -598,6 +815,7 @@ def match_sittings(*, games: Sequence[Game]) -> tuple[list[SittingScore], dict[s
             )
             home += home_points
             away += away_points
+            scored = scored or bool(home_points or away_points)
             for side, team, points in (
                 ("home", home_team, home_points),
                 ("away", away_team, away_points),
@@ -606,10 +824,14 @@ def match_sittings(*, games: Sequence[Game]) -> tuple[list[SittingScore], dict[s
                 slot[1] += points
         running[0] += home
         running[1] += away
-        sittings.append(SittingScore(number, played, home, away, running[0], running[1]))
+        sittings.append(
+            SittingScore(
+                number, played, home, away, running[0], running[1], sits_out.get(number, [])
+            )
+        )
     top: dict[str, TopKoppel] = {}
     for side, koppels in by_koppel.items():
-        if koppels:
+        if koppels and scored:
             # Most points first; on a tie, the koppel that played first (stable order).
             team, points = max(koppels.values(), key=lambda slot: slot[1])
             top[side] = TopKoppel(team, points)

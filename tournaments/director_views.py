@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
@@ -39,9 +38,16 @@ from tournaments.forms import (
     SwissPairForm,
     TableMoveForm,
 )
-from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
+from tournaments.models import Bye, Competition, Match, Matchday
 from tournaments.schedules import away_place
-from tournaments.views import ENTRY_JOINS, GAME_TEAM_JOINS, match_for, render_page
+from tournaments.views import (
+    ENTRY_JOINS,
+    GAME_TEAM_JOINS,
+    capped_text,
+    match_adjustment_lines,
+    match_for,
+    render_page,
+)
 
 ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
 
@@ -255,10 +261,17 @@ def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
         .order_by("match_id", "-table")
         .values_list("match_id", "pk")
     )
-    rows = [
+    adjustments = match_adjustment_lines(
+        matches,
+        selectors.matches_adjustments(
+            competition=competition, match_ids=[match.pk for match in matches], scores=scores
+        ),
+    )
+    rows: list[dict[str, Any]] = [
         {
             "match": match,
             "score": scores[match.pk],
+            "adjustments": adjustments.get(match.pk, []),
             "reason": pairing_reason_message(match.pairing_reason),
             "game_id": sheets.get(match.pk) if competition.kind == Competition.Kind.PAIRS else None,
             "has_results": scores[match.pk].reported
@@ -270,19 +283,12 @@ def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
         for match in matches
     ]
     byes = list(matchday.byes.select_related(*ENTRY_NAME_JOINS))
-    busy: set[int] = {bye.entry_id for bye in byes}
-    for match in matches:
-        busy |= {match.home_id, match.away_id}
-    entries = selectors.competition_entries(competition=competition)
-    left_out = [entry for entry in entries if entry.pk not in busy]
-    without_table = [match for match in matches if match.table is None]
     context: dict[str, Any] = {
         "competition": competition,
         "matchday": matchday,
         "rows": rows,
         "byes": [(bye, pairing_reason_message(bye.reason)) for bye in byes],
-        "left_out": left_out,
-        "without_table": without_table,
+        "problems": selectors.matchday_problems(matchday=matchday),
         "swap_form": SwapForm(competition=competition, prefix="swap"),
         "move_form": TableMoveForm(matchday=matchday, prefix="move"),
         "add_form": MatchAddForm(competition=competition, prefix="add"),
@@ -303,6 +309,44 @@ def _matchday_response(
     )
 
 
+def _problem_keys(matchday: Matchday) -> set[tuple[Any, ...]]:
+    """The rematches and repeat byes of a matchday, as keys that survive a swap (which makes
+    its matches anew)."""
+    problems = selectors.matchday_problems(matchday=matchday)
+    return {("rematch", r.match.home_id, r.match.away_id) for r in problems.rematches} | {
+        ("bye", r.bye.entry_id) for r in problems.repeat_byes
+    }
+
+
+def _warn_new_problems(request: HttpRequest, matchday: Matchday, before: set[Any]) -> None:
+    """After an edit: a warning for each rematch or second bye it made (still allowed)."""
+    problems = selectors.matchday_problems(matchday=matchday)
+    for rematch in problems.rematches:
+        if ("rematch", rematch.match.home_id, rematch.match.away_id) not in before:
+            messages.warning(request, rematch_text(rematch))
+    for repeat in problems.repeat_byes:
+        if ("bye", repeat.bye.entry_id) not in before:
+            messages.warning(request, repeat_bye_text(repeat))
+
+
+def _matchdays_text(numbers: list[int]) -> str:
+    return ", ".join(_("matchday %(number)s") % {"number": number} for number in numbers)
+
+
+def rematch_text(rematch: selectors.Rematch) -> str:
+    return _("%(match)s is a rematch: they met on %(matchdays)s.") % {
+        "match": rematch.match,
+        "matchdays": _matchdays_text(rematch.earlier),
+    }
+
+
+def repeat_bye_text(repeat: selectors.RepeatBye) -> str:
+    return _("%(entry)s gets a second bye: they had one on %(matchdays)s.") % {
+        "entry": repeat.bye.entry,
+        "matchdays": _matchdays_text(repeat.earlier),
+    }
+
+
 def _matchday_done(request: HttpRequest, matchday: Matchday, text: str) -> HttpResponse:
     messages.success(request, text)
     if request.htmx:  # type: ignore[attr-defined]
@@ -315,6 +359,7 @@ def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
     if form.is_valid():
         entry_a, entry_b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
         try:
+            before = _problem_keys(matchday)
             if entry_a.pk == entry_b.pk:
                 form.add_error(None, _("Choose two different entries to swap."))
             else:
@@ -326,6 +371,7 @@ def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
         else:
             if entry_a.pk != entry_b.pk:
                 text = _("%(a)s and %(b)s swapped places.") % {"a": entry_a, "b": entry_b}
+                _warn_new_problems(request, matchday, before)
                 return _matchday_done(request, matchday, text)
     return _matchday_response(request, matchday, status=422, swap_form=form)
 
@@ -351,6 +397,7 @@ def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
 def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
     form = MatchAddForm(request.POST, competition=matchday.competition, prefix="add")
     if form.is_valid():
+        before = _problem_keys(matchday)
         try:
             match = services.match_create(
                 matchday_id=matchday.pk,
@@ -366,6 +413,7 @@ def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
                 "away": form.cleaned_data["away"],
                 "table": match.table,
             }
+            _warn_new_problems(request, matchday, before)
             return _matchday_done(request, matchday, text)
     return _matchday_response(request, matchday, status=422, add_form=form)
 
@@ -418,25 +466,26 @@ def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpRespons
 # ================================================================ one match
 
 
-def club_koppels(entry: Entry) -> QuerySet[Team]:
-    """The koppels whose two players are of `entry`'s club (none for a pairs entry)."""
-    if entry.club_id is None:
-        return Team.objects.none()
-    return (
-        Team.objects.filter(player_1__club_id=entry.club_id, player_2__club_id=entry.club_id)
-        .select_related("player_1", "player_2")
-        .order_by("name", "key")
-    )
-
-
 def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]:
-    """The lineup form's values read back from the games the movement made.
+    """The lineup form's values: the lineup stored on the match, else read from its games.
 
-    Table t holds home place t; the away place comes from the movement (`away_place`), so
-    each koppel's place follows from any game it played; a koppel first seen after
-    sitting 1 joined late.
+    `Match.lineup` is what `club_match_lineup_set` saved. A match without it (imported
+    data) is read back from the games: table t holds home place t; the away place comes
+    from the movement (`away_place`), so each koppel's place follows from any game it
+    played; a koppel first seen after sitting 1 joined late.
     """
     initial: dict[str, Any] = {}
+    lineup = match.lineup or {}
+    if lineup:
+        late = {str(team_id): sitting for team_id, sitting in (lineup.get("late") or {}).items()}
+        for name in ("home", "away"):
+            for place, team in enumerate(lineup.get(name) or [], start=1):
+                if team is None or place > size:
+                    continue
+                initial[f"{name}_{place}"] = team
+                if str(team) in late:
+                    initial[f"{name}_{place}_from"] = late[str(team)]
+        return initial
     for game in games:
         home_team, away_team = (
             (game.team_a_id, game.team_b_id) if game.a_is_home else (game.team_b_id, game.team_a_id)
@@ -457,14 +506,20 @@ def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]
 def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    sittings, top = selectors.match_sittings(games=games)
+    movement = selectors.match_movement(match=match)
+    sittings, top = selectors.match_sittings(games=games, movement=movement)
+    scores = selectors.competition_match_scores(competition=competition)
     context: dict[str, Any] = {
         "competition": competition,
         "match": match,
         "games": games,
         "sittings": sittings,
+        "movement": movement,
         "top_koppels": top,
-        "score": selectors.competition_match_scores(competition=competition)[match.pk],
+        "adjustments": match_adjustment_lines(
+            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
+        ).get(match.pk, []),
+        "score": scores[match.pk],
         "is_club_match": competition.kind == Competition.Kind.CLUBS,
         "forfeit_form": ForfeitForm(
             prefix="forfeit", initial={"side": match.forfeit, "reason": match.forfeit_reason}
@@ -473,8 +528,8 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     if context["is_club_match"]:
         context["lineup_form"] = ClubLineupForm(
             match=match,
-            home_teams=club_koppels(match.home),
-            away_teams=club_koppels(match.away),
+            home_teams=selectors.club_koppels(entry=match.home, competition=competition),
+            away_teams=selectors.club_koppels(entry=match.away, competition=competition),
             prefix="lineup",
             initial=lineup_initial(match, games, competition.koppels_per_side),
         )
@@ -502,14 +557,15 @@ def _match_done(request: HttpRequest, match: Match, text: str) -> HttpResponse:
 
 
 def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
+    competition = match.matchday.competition
     form = ClubLineupForm(
         request.POST,
         match=match,
-        home_teams=club_koppels(match.home),
-        away_teams=club_koppels(match.away),
+        home_teams=selectors.club_koppels(entry=match.home, competition=competition),
+        away_teams=selectors.club_koppels(entry=match.away, competition=competition),
         prefix="lineup",
     )
-    if match.matchday.competition.kind != Competition.Kind.CLUBS:
+    if competition.kind != Competition.Kind.CLUBS:
         return _match_response(
             request, match, status=422, action_error=rule_message(RuleViolation("not_a_club_match"))
         )
@@ -524,10 +580,13 @@ def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
         except RuleViolation as exc:
             form.add_error(None, rule_message(exc))
         else:
+            movement = selectors.match_movement(match=saved)
             text = _("Lineup saved: %(games)s games over %(sittings)s sittings.") % {
                 "games": saved.games.count(),
-                "sittings": match.matchday.competition.sittings,
+                "sittings": movement.sittings if movement else competition.sittings,
             }
+            if movement is not None and movement.capped:
+                text += " " + capped_text(movement)
             if saved.forfeit:
                 text += " " + _("The match is forfeited: %(reason)s") % {
                     "reason": saved.forfeit_reason

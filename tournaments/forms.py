@@ -122,7 +122,8 @@ class CompetitionAdminForm(forms.ModelForm):
         return cleaned
 
     def _check_club_match_shape(self, cleaned: dict[str, Any]) -> None:
-        """Club matches: 1–6 koppels a side, a minimum and sittings within that number."""
+        """Club matches: 1–6 koppels a side, a minimum and sittings within that number, and
+        the last sitting a koppel may join between 1 and the sittings."""
         koppels = cleaned.get("koppels_per_side")
         if koppels is None:
             return
@@ -136,6 +137,12 @@ class CompetitionAdminForm(forms.ModelForm):
                     name,
                     _("Between 1 and the koppels a side (%(koppels)s).") % {"koppels": koppels},
                 )
+        sittings, until = cleaned.get("sittings"), cleaned.get("late_koppel_until_sitting")
+        if until is not None and sittings is not None and not 1 <= until <= sittings:
+            self.add_error(
+                "late_koppel_until_sitting",
+                _("Between 1 and the sittings (%(sittings)s).") % {"sittings": sittings},
+            )
 
 
 # ---------------------------------------------------------------- the director's pages
@@ -313,11 +320,10 @@ class ClubLineupForm(forms.Form):
                 late_name = None
                 if self.until:
                     late_name = f"{name}_from"
+                    # No form-level maximum: the service says when a sitting is too late
+                    # (`late_too_late`), in the same words wherever the lineup comes from.
                     self.fields[late_name] = forms.IntegerField(
-                        label=_("from sitting"),
-                        min_value=1,
-                        max_value=competition.sittings,
-                        required=False,
+                        label=_("from sitting"), min_value=1, required=False
                     )
                 self.places.append((side, name, late_name))
 

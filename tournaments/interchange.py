@@ -585,7 +585,7 @@ def _parse_formats(comp: _Object) -> dict[str, Any]:
                 % {"key": key, "koppels": koppels, "value": values[key]},
             )
     values["late_koppel_until_sitting"] = club.integer(
-        "late_until_sitting", default=None, minimum=1, nullable=True
+        "late_until_sitting", default=None, minimum=1, maximum=values["sittings"], nullable=True
     )
     values["squads_required"] = comp.boolean("squads_required", default=False)
     values["ineligible_deduction"] = comp.integer("ineligible_deduction", default=3)

@@ -245,6 +245,17 @@ class Competition(models.Model):
                 ),
             ),
             models.CheckConstraint(
+                condition=Q(late_koppel_until_sitting__isnull=True)
+                | Q(
+                    late_koppel_until_sitting__gte=1,
+                    late_koppel_until_sitting__lte=models.F("sittings"),
+                ),
+                name="competition_late_within_sittings",
+                violation_error_message=_(
+                    "A missing koppel may join up to a sitting between 1 and the sittings."
+                ),
+            ),
+            models.CheckConstraint(
                 condition=Q(
                     schedule_format__in=["manual", "round_robin", "double_round_robin", "swiss"]
                 ),
@@ -439,6 +450,10 @@ class Match(models.Model):
     forfeit_reason = models.CharField(_("forfeit reason"), max_length=200, blank=True)
     # Why the pairing was made (Swiss): {"code": "...", "params": {...}}, worded at the edge.
     pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
+    # A club match's lineup as the director set it (`club_match_lineup_set`):
+    # {"home": [team id or null, ...], "away": [...], "late": {"<team id>": sitting}};
+    # {} when it was never set here (imported or reported data: read the games instead).
+    lineup = models.JSONField(_("lineup"), default=dict, blank=True)
 
     class Meta:
         ordering = ["matchday", "pk"]

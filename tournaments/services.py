@@ -373,7 +373,8 @@ def _place_of(matchday: Matchday, entry: Entry) -> Match | Bye:
 def match_table_move(*, match_id: int, table: int) -> Match:
     """Move a match to another table of its matchday; a match already there swaps tables.
 
-    Raises RuleViolation: `match_unknown`, `table_invalid`.
+    Raises RuleViolation: `match_unknown`, `table_invalid`, `match_already_at_table` (param
+    table: nothing to move).
     """
     if table < 1:
         raise RuleViolation("table_invalid", table=table)
@@ -392,6 +393,8 @@ def match_table_move(*, match_id: int, table: int) -> Match:
         .first()
     )
     old = match.table
+    if old == table:
+        raise RuleViolation("match_already_at_table", table=table)
     if other is not None:
         # Free the table first: (matchday, table) is unique.
         Match.objects.filter(pk=other.pk).update(table=None)
@@ -414,17 +417,29 @@ def club_match_lineup_set(
     away_teams: Sequence[int | None],
     late: Mapping[int, int] | None = None,
 ) -> Match:
-    """Set the koppels of a club match and create its games by the movement.
+    """Set the koppels of a club match, store the lineup and create its games by the movement.
 
     `home_teams` / `away_teams` hold one koppel id (or None for an empty place) per place,
     `koppels_per_side` places a side; `late` maps a koppel id to the first sitting it plays
-    (at most `late_koppel_until_sitting`). Every sitting the away koppels move one table on,
-    so each home koppel meets different away koppels. A side with fewer than `min_koppels`
-    koppels forfeits the match (DESIGN.md club competitions; issue 3).
+    (at most `late_koppel_until_sitting`). Each side's koppels move to the front places and
+    the movement runs over as many tables as the bigger side fields: every sitting the away
+    koppels move one table on, so each home koppel meets different away koppels. With fewer
+    koppels a side than the competition's sittings, the match has only that many sittings
+    (one more would bring a home koppel back to an away koppel it met). A koppel facing an
+    empty place (the smaller side, or a koppel not yet arrived) sits out that sitting and
+    scores nothing. A side with fewer than `min_koppels` koppels forfeits the match
+    (DESIGN.md club competitions; issue 3). When the competition requires squads, every
+    player must be on their club's squad for the season.
+
+    The lineup is kept on the match (`Match.lineup`): {"home": [...], "away": [...],
+    "late": {"<team id>": sitting}}, the places as played (front first).
 
     Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_has_results`,
     `lineup_wrong_size` (params side, size), `koppel_not_of_club` (params koppel, club),
-    `koppel_twice`, `late_not_allowed`, `late_too_late` (params koppel, sitting, until).
+    `koppel_not_on_squad` (params koppel, players, club), `koppel_twice`,
+    `late_not_allowed`, `late_too_late` (params koppel, sitting, until), and the movement's
+    `movement_late_sitting` / `movement_too_few_koppels` (a late sitting beyond the match's
+    sittings, a side with nobody at the first sitting).
     """
     match = (
         Match.objects.select_for_update(of=("self",))
@@ -461,6 +476,8 @@ def club_match_lineup_set(
                 raise RuleViolation(
                     "koppel_not_of_club", koppel=str(team or team_id), club=str(entry)
                 )
+    if competition.squads_required:
+        _lineup_on_squads(competition, match, home_teams, away_teams, teams)
     until = competition.late_koppel_until_sitting
     for team_id, sitting in late.items():
         if until is None:
@@ -474,13 +491,24 @@ def club_match_lineup_set(
             )
 
     Game.objects.filter(match=match).delete()
-    sittings = club_movement(
-        list(home_teams), list(away_teams), sittings=competition.sittings, late=late
-    )
-    for number, tables in enumerate(sittings, start=1):
-        for place in tables:
+    home_fielded = [t for t in home_teams if t is not None]
+    away_fielded = [t for t in away_teams if t is not None]
+    tables = max(len(home_fielded), len(away_fielded))
+    home_places = home_fielded + [None] * (tables - len(home_fielded))
+    away_places = away_fielded + [None] * (tables - len(away_fielded))
+    if home_fielded and away_fielded:
+        sittings = club_movement(
+            home_places,
+            away_places,
+            sittings=min(competition.sittings, tables),
+            late=late,
+        )
+    else:
+        sittings = []  # a side that fields nobody forfeits (below); nothing to play
+    for number, sitting_tables in enumerate(sittings, start=1):
+        for place in sitting_tables:
             if place.home is None or place.away is None:
-                continue  # an empty place: that koppel sits out this sitting
+                continue  # an empty place: the koppel facing it sits out this sitting
             Game.objects.create(
                 match=match,
                 sitting=number,
@@ -489,19 +517,57 @@ def club_match_lineup_set(
                 team_b_id=place.away,
                 a_is_home=True,
             )
+    match.lineup = {
+        "home": home_fielded + [None] * (size - len(home_fielded)),
+        "away": away_fielded + [None] * (size - len(away_fielded)),
+        "late": {str(team_id): sitting for team_id, sitting in sorted(late.items())},
+    }
     short = [
         side
-        for side, lineup in (("home", home_teams), ("away", away_teams))
-        if sum(t is not None for t in lineup) < competition.min_koppels
+        for side, fielded in (("home", home_fielded), ("away", away_fielded))
+        if len(fielded) < competition.min_koppels
     ]
     if short:
         match.forfeit = "both" if len(short) == 2 else short[0]
         match.forfeit_reason = _short_reason(competition, home_teams, away_teams, short)
     elif match.forfeit and match.forfeit_reason.startswith("lineup:"):
         match.forfeit, match.forfeit_reason = "", ""
-    match.save(update_fields=["forfeit", "forfeit_reason"])
+    match.save(update_fields=["forfeit", "forfeit_reason", "lineup"])
     standings_refresh_on_commit(competition.pk)
     return match
+
+
+def _lineup_on_squads(
+    competition: Competition,
+    match: Match,
+    home_teams: Sequence[int | None],
+    away_teams: Sequence[int | None],
+    teams: Mapping[int, Team],
+) -> None:
+    """Refuse a koppel with a player not on their club's squad for the competition's season."""
+    on_squad = set(
+        SquadMember.objects.filter(
+            season=competition.season,
+            squad__club_id__in=[match.home.club_id, match.away.club_id],
+        ).values_list("squad__club_id", "player_id")
+    )
+    for lineup, entry in ((home_teams, match.home), (away_teams, match.away)):
+        for team_id in lineup:
+            if team_id is None:
+                continue
+            team = teams[team_id]
+            missing = [
+                player.name
+                for player in (team.player_1, team.player_2)
+                if (entry.club_id, player.pk) not in on_squad
+            ]
+            if missing:
+                raise RuleViolation(
+                    "koppel_not_on_squad",
+                    koppel=str(team),
+                    players=", ".join(missing),
+                    club=str(entry),
+                )
 
 
 def _short_reason(

@@ -7,13 +7,14 @@ Anything unknown, or a match or game of another competition, is a 404.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from scoring import selectors
@@ -31,8 +32,9 @@ ENTRY_JOINS = (
     "away__team__player_2",
     "away__club",
 )
-# Rounds on the printed paper score grid of a table.
-PRINT_GRID_ROWS = 16
+# Rounds on the printed paper score grid of a table: a game to 20 can take 19 rounds,
+# plus redeals.
+PRINT_GRID_ROWS = 24
 GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
 
 
@@ -97,6 +99,49 @@ def adjustment_lines(adjustments: Sequence[selectors.Adjustment]) -> list[Adjust
     ]
 
 
+def match_adjustment_lines(
+    matches: Sequence[Match], adjustments: Mapping[int, Sequence[selectors.Adjustment]]
+) -> dict[int, list[AdjustmentLine]]:
+    """The adjustments of `matches` (by match id) with their entries: the match's own sides,
+    any other entry in one more query."""
+    by_id = {match.pk: match for match in matches}
+    sides = {(match.pk, entry.pk): entry for match in matches for entry in (match.home, match.away)}
+    others = {
+        a.entry_id
+        for match_id, rows in adjustments.items()
+        for a in rows
+        if (match_id, a.entry_id) not in sides
+    }
+    fetched = (
+        Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(others)
+        if others
+        else {}
+    )
+    return {
+        match_id: [
+            AdjustmentLine(
+                entry=sides.get((match_id, a.entry_id)) or fetched.get(a.entry_id),
+                kind=a.kind,
+                points=a.points,
+                reason=a.reason,
+                match=by_id.get(match_id),
+            )
+            for a in rows
+        ]
+        for match_id, rows in adjustments.items()
+        if match_id in by_id
+    }
+
+
+def capped_text(movement: selectors.MatchMovement) -> str:
+    """Why a club match has fewer sittings than its competition plans."""
+    return _("%(sittings)s sittings instead of %(planned)s: only %(koppels)s koppels a side.") % {
+        "sittings": movement.sittings,
+        "planned": movement.planned,
+        "koppels": movement.tables,
+    }
+
+
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     inputs = selectors.competition_standings_inputs(competition=competition)
@@ -141,10 +186,14 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
     matchday = matchday_for(slug, number)
     competition = matchday.competition
     scores = selectors.competition_match_scores(competition=competition)
-    matches = [
-        (match, scores[match.pk])
-        for match in matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk")
-    ]
+    rows = list(matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk"))
+    adjustments = match_adjustment_lines(
+        rows,
+        selectors.matches_adjustments(
+            competition=competition, match_ids=[match.pk for match in rows], scores=scores
+        ),
+    )
+    matches = [(match, scores[match.pk], adjustments.get(match.pk, [])) for match in rows]
     context = {
         "competition": competition,
         "matchday": matchday,
@@ -169,10 +218,11 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
         )
         .order_by("table", "pk")
     )
+    scores = selectors.competition_match_scores(competition=competition)
     context = {
         "competition": competition,
         "matchday": matchday,
-        "matches": matches,
+        "matches": [(match, scores[match.pk]) for match in matches],
         "byes": matchday_byes(matchday),
         "grid_rows": range(1, PRINT_GRID_ROWS + 1),
     }
@@ -193,15 +243,21 @@ def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str,
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
     is_director = competition.is_directed_by(request.user)
-    sittings, top = selectors.match_sittings(games=games)
+    movement = selectors.match_movement(match=match)
+    sittings, top = selectors.match_sittings(games=games, movement=movement)
+    scores = selectors.competition_match_scores(competition=competition)
     context: dict[str, Any] = {
         "competition": competition,
         "match": match,
         "games": games,
         "sittings": sittings,
+        "movement": movement,
         "top_koppels": top,
+        "adjustments": match_adjustment_lines(
+            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
+        ).get(match.pk, []),
         "is_director": is_director,
-        "score": selectors.competition_match_scores(competition=competition)[match.pk],
+        "score": scores[match.pk],
     }
     if is_director and not games:
         initial = {"total_home": match.total_home, "total_away": match.total_away}

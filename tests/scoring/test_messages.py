@@ -53,6 +53,7 @@ PLAUSIBLE = {
     "match": 5,
     "club": "Kampoe",
     "koppel": "Anna & Eva",
+    "players": "A. Example, B. Example",
     "sitting": 3,
     "sittings": 4,
     "until": 2,

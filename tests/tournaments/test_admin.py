@@ -400,6 +400,32 @@ def test_the_club_match_shape_is_worded(admin_client, game):
     assert "Between 1 and the koppels a side (6)." in response.content.decode()
 
 
+@pytest.mark.parametrize("until", [0, 5])
+def test_the_last_sitting_to_join_lies_within_the_sittings(admin_client, game, until):
+    competition = Competition.objects.get(pk=game.match.matchday.competition_id)
+    response = admin_client.get(admin_url(Competition, "change", competition.pk))
+    form = response.context["adminform"].form
+    data = {
+        name: form.initial.get(name) for name in form.fields if form.initial.get(name) is not None
+    }
+    data |= {
+        "late_koppel_until_sitting": until,
+        "directors": [],
+        **inline_management("entries", 0, 0),
+    }
+    data["tiebreaks"] = '["points"]'
+    for flag in ("callers_required", "close_by_director_allowed", "squads_required",
+                 "confirmation_required", "kap_partner_allowed", "redeal_allowed"):  # fmt: skip
+        data.pop(flag, None)
+
+    response = admin_client.post(admin_url(Competition, "change", competition.pk), data)
+
+    assert response.status_code == 200
+    assert "Between 1 and the sittings (4)." in response.content.decode()
+    competition.refresh_from_db()
+    assert competition.late_koppel_until_sitting is None
+
+
 def game_form_data(game: Game, **changes: Any) -> dict[str, Any]:
     data: dict[str, Any] = {
         "match": game.match_id,

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from scoring import selectors
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
 from scoring.services import game_totals_enter, round_record, standings_rebuild
@@ -229,7 +230,6 @@ def play_all(match: Match, *, home_total: int, away_total: int) -> None:
 def test_an_ineligible_player_forfeits_or_costs_points(home_total, away_total, kind):
     match, home, away = club_match(
         season="2026-2027",
-        squads_required=True,
         ineligible_deduction=3,
         koppels_per_side=4,
         min_koppels=4,
@@ -237,9 +237,13 @@ def test_an_ineligible_player_forfeits_or_costs_points(home_total, away_total, k
     )
     squad_for(match.home, home[1:], "2026-2027")  # home[0] is not on the squad
     squad_for(match.away, away, "2026-2027")
+    # The lineup service refuses such a koppel once squads are required; data entered
+    # before that (or imported, or reported) is still judged when the standings are made.
     club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
-    play_all(match, home_total=home_total, away_total=away_total)
     competition = match.matchday.competition
+    Competition.objects.filter(pk=competition.pk).update(squads_required=True)
+    competition.refresh_from_db()
+    play_all(match, home_total=home_total, away_total=away_total)
     standings_rebuild(competition_id=competition.pk)
 
     home_row = Standing.objects.get(entry=match.home)
@@ -295,3 +299,108 @@ def test_a_forfeited_match_keeps_its_played_games():
         club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
     assert caught.value.code == "match_has_results"
     assert game.rounds.count() == 1
+
+
+# ---------------------------------------------------------------- second tester's findings
+
+
+def test_a_koppel_not_on_the_squad_is_refused_at_lineup_time():
+    match, home, away = club_match(
+        season="2026-2027", squads_required=True, koppels_per_side=2, min_koppels=2, sittings=2
+    )
+    squad_for(match.home, home[1:], "2026-2027")  # home[0] is not on the squad
+    squad_for(match.away, away, "2026-2027")
+    with pytest.raises(RuleViolation) as caught:
+        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    assert caught.value.code == "koppel_not_on_squad"
+    assert caught.value.params["koppel"] == str(home[0])
+    assert home[0].player_1.name in caught.value.params["players"]
+    assert caught.value.params["club"] == str(match.home)
+    assert not Game.objects.filter(match=match).exists()
+
+    # A squad of another season does not count either.
+    squad_for(match.home, home[:1], "2025-2026")
+    with pytest.raises(RuleViolation):
+        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+
+
+def test_the_movement_runs_over_the_koppels_actually_fielded():
+    # The tester's case: 3 places a side, C1, C2 against A1, A5 with 2 sittings. Sitting 2
+    # had one game and two present koppels idle; now each sitting has two games.
+    match, home, away = club_match(koppels_per_side=3, min_koppels=2, sittings=2)
+    club_match_lineup_set(
+        match_id=match.pk,
+        home_teams=ids([home[0], home[1], None]),
+        away_teams=ids([away[0], None, away[2]]),
+    )
+    games = list(Game.objects.filter(match=match).order_by("sitting", "table"))
+    assert [(g.sitting, g.table, g.team_a_id, g.team_b_id) for g in games] == [
+        (1, 1, home[0].pk, away[0].pk),
+        (1, 2, home[1].pk, away[2].pk),
+        (2, 1, home[0].pk, away[2].pk),
+        (2, 2, home[1].pk, away[0].pk),
+    ]
+    match.refresh_from_db()
+    assert match.lineup == {
+        "home": [home[0].pk, home[1].pk, None],
+        "away": [away[0].pk, away[2].pk, None],
+        "late": {},
+    }
+
+
+def test_sittings_are_capped_at_the_koppels_a_side():
+    match, home, away = club_match(koppels_per_side=4, min_koppels=2, sittings=4)
+    club_match_lineup_set(
+        match_id=match.pk,
+        home_teams=ids([home[0], None, home[1], None]),
+        away_teams=ids([None, away[0], away[1], None]),
+    )
+    games = list(Game.objects.filter(match=match))
+    assert {g.sitting for g in games} == {1, 2}
+    assert len(games) == 4
+    for team in home[:2]:
+        opponents = [g.team_b_id for g in games if g.team_a_id == team.pk]
+        assert sorted(opponents) == sorted([away[0].pk, away[1].pk])
+    movement = selectors.match_movement(match=Match.objects.get(pk=match.pk))
+    assert movement is not None
+    assert (movement.tables, movement.sittings, movement.planned, movement.capped) == (
+        2,
+        2,
+        4,
+        True,
+    )
+
+
+def test_the_koppel_facing_an_empty_place_sits_out():
+    match, home, away = club_match()  # 6 places, at least 5, 4 sittings
+    club_match_lineup_set(
+        match_id=match.pk, home_teams=ids(home), away_teams=ids([*away[:5], None])
+    )
+    movement = selectors.match_movement(match=Match.objects.get(pk=match.pk))
+    assert movement is not None
+    assert not movement.capped
+    idle = {number: [team.pk for team in teams] for number, teams in movement.sits_out.items()}
+    # Away place 6 is empty: home place 6 faces it in sitting 1, home 5 in sitting 2, ...
+    assert idle == {1: [home[5].pk], 2: [home[4].pk], 3: [home[3].pk], 4: [home[2].pk]}
+    for number, (koppel,) in idle.items():
+        assert not Game.objects.filter(match=match, sitting=number, team_a_id=koppel).exists()
+
+
+def test_a_late_koppel_leaves_its_opponent_sitting_out_until_it_comes():
+    match, home, away = club_match(late_koppel_until_sitting=2)
+    club_match_lineup_set(
+        match_id=match.pk, home_teams=ids(home), away_teams=ids(away), late={away[5].pk: 2}
+    )
+    match.refresh_from_db()
+    assert match.lineup["late"] == {str(away[5].pk): 2}
+    movement = selectors.match_movement(match=match)
+    assert movement is not None
+    assert {n: [t.pk for t in teams] for n, teams in movement.sits_out.items()} == {1: [home[5].pk]}
+
+
+def test_a_side_fielding_nobody_forfeits_without_games():
+    match, home, away = club_match()
+    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=[None] * 6)
+    match.refresh_from_db()
+    assert match.forfeit == "away"
+    assert not Game.objects.filter(match=match).exists()

@@ -13,8 +13,9 @@ import pytest
 from django.urls import reverse
 
 from scoring import services as scoring_services
-from scoring.messages import pairing_reason_message
+from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
+from scoring.rules import RuleViolation
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -25,7 +26,8 @@ from tests.factories import (
     league_staff,
 )
 from tournaments import services
-from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Team
+from tournaments.director_views import lineup_initial
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Squad, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -391,7 +393,7 @@ def test_matchday_page_shows_tables_reasons_and_the_bye(director_client, swiss):
     services.swiss_matchday_pair(competition_id=swiss.pk)
     html = text(director_client.get(matchday_url(swiss, 2)))
     assert "Why this pairing" in html
-    assert "Same score group: both have" in html or "Floated:" in html
+    assert "Same score group: both have" in html or "Floated between score groups:" in html
     assert "Bye" in html
     assert "lowest-placed entry without a bye yet" in html
     assert "Problems" not in html
@@ -608,7 +610,11 @@ def test_a_late_koppel_joins_at_its_sitting(director_client):
     assert 'name="lineup-away_2_from" value="2"' in page
 
     data = lineup_data(match, home[:2], away[:2], **{"lineup-away_2_from": "3"})
-    assert director_client.post(match_url(match), data).status_code == 422
+    response = director_client.post(match_url(match), data)
+    assert response.status_code == 422
+    # The service's words, not the form's generic "less than or equal to".
+    assert "cannot join at sitting 3: the last sitting to join is 2." in text(response)
+    assert "less than or equal" not in text(response)
 
 
 def test_lineups_are_for_club_matches_only(director_client, league):
@@ -774,7 +780,10 @@ def test_standings_without_tiebreak_extras_show_no_extra_columns(client, league)
     ("reason", "expected"),
     [
         ({"code": "same_score_group", "params": {"points": 4}}, "both have 4 points"),
-        ({"code": "floated", "params": {"from_points": 4, "to_points": 2}}, "4 points against 2"),
+        (
+            {"code": "floated", "params": {"from_points": 8, "to_points": 4}},
+            "Floated between score groups: 8 and 4 points",
+        ),
         ({"code": "rematch_unavoidable", "params": {"times": 1}}, "met 1 times before"),
         ({"code": "manual", "params": {}}, "Set by hand"),
         ({"code": "round_robin"}, "Round robin"),
@@ -867,3 +876,259 @@ def test_a_manual_competition_adds_matchdays_and_matches_by_hand(client):
     bad = client.post(manage, {"action": "matchday_add", "matchday-date": "not a date"})
     assert bad.status_code == 422
     assert competition.matchdays.count() == 1
+
+
+# ---------------------------------------------------------------- second tester's findings
+
+
+def public_match_url(match: Match) -> str:
+    slug = match.matchday.competition.slug
+    return reverse("match_detail", kwargs={"slug": slug, "match_id": match.pk})
+
+
+def public_matchday_url(competition: Competition, number: int = 1) -> str:
+    return reverse("matchday_detail", kwargs={"slug": competition.slug, "number": number})
+
+
+def squad_of(entry: Entry, teams: list[Team], season: str = "2026-2027") -> None:
+    assert entry.club is not None
+    squad, _created = Squad.objects.get_or_create(club=entry.club, season=season)
+    for team in teams:
+        for player in (team.player_1, team.player_2):
+            services.squad_member_add(squad_id=squad.pk, player_id=player.pk)
+
+
+def test_with_squads_the_lineup_form_offers_only_koppels_on_the_squad(director_client):
+    competition = club_competition(squads_required=True)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    squad_of(match.home, home[:2])  # home[2] is not on the squad
+    squad_of(match.away, away)
+    page = text(director_client.get(match_url(match)))
+    home_select = page.split('name="lineup-home_1"')[1].split("</select>")[0]
+    assert f'value="{home[0].pk}"' in home_select
+    assert f'value="{home[2].pk}"' not in home_select
+
+    # Posted anyway (a stale form): the service refuses it in words.
+    response = director_client.post(match_url(match), lineup_data(match, home[1:], away[:2]))
+    assert response.status_code == 422
+    assert not match.games.exists()
+
+
+def test_the_service_refuses_an_off_squad_koppel_in_words(director_client):
+    competition = club_competition(squads_required=True)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    squad_of(match.away, away)
+    with pytest.raises(RuleViolation) as caught:
+        services.club_match_lineup_set(
+            match_id=match.pk,
+            home_teams=[t.pk for t in home[:2]],
+            away_teams=[t.pk for t in away[:2]],
+        )
+    words = rule_message(caught.value)
+    assert str(home[0]) in words and "not on the club's squad" in words
+
+
+def test_a_derived_forfeit_and_a_match_deduction_show_on_the_match_and_matchday_pages(
+    director_client, client
+):
+    competition = club_competition()
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    services.club_match_lineup_set(
+        match_id=match.pk,
+        home_teams=[t.pk for t in home[:2]],
+        away_teams=[t.pk for t in away[:2]],
+    )
+    finish_matchday(match.matchday)  # the home side wins every game
+    # Squads become required afterwards (or the data was imported): home[0] is off-squad.
+    squad_of(match.home, home[1:2])
+    squad_of(match.away, away[:2])
+    Competition.objects.filter(pk=competition.pk).update(squads_required=True)
+    services.deduction_add(
+        competition_id=competition.pk,
+        entry_id=match.away_id,
+        points=2,
+        reason="Late at the table",
+        match_id=match.pk,
+    )
+    forfeit = f"Forfeit: {match.home} loses the match. Reason: Ineligible:"
+    deduction = f"2 points deducted from {match.away}. Reason: Late at the table"
+    for page in (
+        client.get(public_match_url(match)),
+        director_client.get(match_url(match)),
+        client.get(public_matchday_url(competition)),
+        director_client.get(matchday_url(competition)),
+    ):
+        html = text(page)
+        assert forfeit in html
+        assert home[0].player_1.name in html.split(forfeit)[1].split("</p>")[0]
+        assert deduction in html
+    # The other matchday's pages stay clean.
+    assert "Forfeit:" not in text(client.get(public_matchday_url(competition, 2)))
+
+
+def test_a_recorded_forfeit_shows_on_the_matchday_pages(director_client, client, club_match):
+    services.match_forfeit_set(match_id=club_match.pk, side="away", reason="Did not turn up")
+    competition = club_match.matchday.competition
+    line = f"Forfeit: {club_match.away} loses the match. Reason: Did not turn up"
+    assert line in text(client.get(public_matchday_url(competition)))
+    assert line in text(director_client.get(matchday_url(competition)))
+    assert line in text(client.get(public_match_url(club_match)))
+
+
+def test_fewer_koppels_than_sittings_and_who_sits_out_show_on_the_match_pages(
+    director_client, client
+):
+    competition = club_competition(koppels_per_side=3, min_koppels=2, sittings=3)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    response = director_client.post(
+        match_url(match),
+        lineup_data(match, [home[0], None, home[1]], [None, *away[:2]]),
+        follow=True,
+    )
+    html = text(response)
+    assert "Lineup saved: 4 games over 2 sittings." in html
+    assert "2 sittings instead of 3: only 2 koppels a side." in html
+    assert "Sits out:" not in html
+    assert "Sitting 3" not in html
+    assert "2 sittings instead of 3: only 2 koppels a side." in text(
+        client.get(public_match_url(match))
+    )
+    # The form shows the lineup as stored: koppels moved to the front places.
+    assert f'<option value="{home[1].pk}" selected>' in html.split('name="lineup-home_2"')[1]
+
+    # 3 against 2: the home koppel facing the empty place sits out, and scores nothing.
+    response = director_client.post(
+        match_url(match), lineup_data(match, home[:3], [away[0], away[1], None]), follow=True
+    )
+    html = text(response)
+    assert "Lineup saved: 6 games over 3 sittings." in html
+    public = text(client.get(public_match_url(match)))
+    for page in (html, public):
+        assert "sits out that sitting and scores nothing" in page
+        sittings = page.split('class="sitting mt-3"')[1:]
+        assert [s.split('class="small mb-0 sits-out">')[1].split("</p>")[0] for s in sittings] == [
+            f"Sits out: {home[2]}",
+            f"Sits out: {home[1]}",
+            f"Sits out: {home[0]}",
+        ]
+
+
+def test_the_lineup_form_reads_the_stored_lineup_then_the_games():
+    competition = club_competition(late_koppel_until_sitting=2, min_koppels=1)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    match = Match.objects.get(matchday__competition=competition, matchday__number=1)
+    home, away = koppels_of(match.home), koppels_of(match.away)
+    services.club_match_lineup_set(
+        match_id=match.pk,
+        home_teams=[home[0].pk, None],
+        away_teams=[away[0].pk, away[1].pk],
+        late={away[1].pk: 2},
+    )
+    match.refresh_from_db()
+    # Stored: read as is, also before any game is loaded.
+    assert lineup_initial(match, [], 2) == {
+        "home_1": home[0].pk,
+        "away_1": away[0].pk,
+        "away_2": away[1].pk,
+        "away_2_from": 2,
+    }
+    # Imported data has no stored lineup: read back from the games.
+    match.lineup = {}
+    games = list(match.games.order_by("sitting", "table"))
+    assert lineup_initial(match, games, 2)["home_1"] == home[0].pk
+
+
+def test_top_koppels_wait_for_the_first_points(client, club_match):
+    home, away = koppels_of(club_match.home), koppels_of(club_match.away)
+    services.club_match_lineup_set(
+        match_id=club_match.pk,
+        home_teams=[t.pk for t in home[:2]],
+        away_teams=[t.pk for t in away[:2]],
+    )
+    assert "Top-scoring koppels" not in text(client.get(public_match_url(club_match)))
+    game = club_match.games.get(sitting=1, table=1)
+    scoring_services.round_record(game_id=game.pk, result="gewone_winst", side="b")
+    assert "Top-scoring koppels" in text(client.get(public_match_url(club_match)))
+
+
+def test_moving_a_match_to_its_own_table_changes_nothing(director_client, league):
+    first, second = list(league.matchdays.get(number=1).matches.order_by("table"))
+    response = director_client.post(
+        matchday_url(league), {"action": "move", "move-match": first.pk, "move-table": "1"}
+    )
+    assert response.status_code == 422
+    assert "Match already at table 1." in text(response)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.table, second.table) == (1, 2)
+
+
+def test_printable_matchday_has_24_rounds_and_finished_scores(client, league):
+    finish_matchday(league.matchdays.get(number=1))
+    html = text(client.get(reverse("matchday_print", kwargs={"slug": league.slug, "number": 1})))
+    assert "<tr><td>24</td>" in html
+    assert "<tr><td>25</td>" not in html
+    scores = [cell.split("</td>")[0] for cell in html.split('class="print-vs">')[1:]]
+    assert scores == ["20–2", "20–4"]
+    html = text(client.get(reverse("matchday_print", kwargs={"slug": league.slug, "number": 2})))
+    assert [cell.split("</td>")[0] for cell in html.split('class="print-vs">')[1:]] == ["–", "–"]
+
+
+def test_rematches_and_second_byes_are_problems_with_a_warning(director_client):
+    competition = pairs_competition(3, schedule_format=Competition.Format.ROUND_ROBIN)
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    first, second = (competition.matchdays.get(number=n) for n in (1, 2))
+    bye_1 = Bye.objects.get(matchday=first).entry
+    bye_2 = Bye.objects.get(matchday=second).entry
+    assert "Problems" not in text(director_client.get(matchday_url(competition, 2)))
+
+    # On matchday 2 the entry that had matchday 1's bye trades places with the bye.
+    response = director_client.post(
+        matchday_url(competition, 2),
+        {"action": "swap", "swap-entry_a": bye_1.pk, "swap-entry_b": bye_2.pk},
+        follow=True,
+    )
+    html = text(response)
+    assert "swapped places" in html
+    rematch = Match.objects.get(matchday=second)
+    warning = f"{rematch} is a rematch: they met on matchday 1."
+    assert warning in html  # the warning message
+    assert f'<li class="rematch">{warning}</li>' in html  # and the problems box
+    assert f"{bye_1} gets a second bye: they had one on matchday 1." in html
+    assert 'class="repeat-bye"' in html
+    # Nothing new on the next visit: the box stays, the warnings are gone.
+    html = text(director_client.get(matchday_url(competition, 2)))
+    assert html.count(warning) == 1
+
+
+def test_an_added_rematch_warns(director_client):
+    competition = CompetitionFactory.create(schedule_format="manual")
+    home, away = TeamEntryFactory.create_batch(2, competition=competition)
+    first = services.matchday_create(competition_id=competition.pk)
+    services.match_create(matchday_id=first.pk, home_id=home.pk, away_id=away.pk)
+    services.matchday_create(competition_id=competition.pk)
+    response = director_client.post(
+        matchday_url(competition, 2),
+        {"action": "add", "add-home": away.pk, "add-away": home.pk},
+        follow=True,
+    )
+    html = text(response)
+    assert "added at table 1" in html
+    assert "is a rematch: they met on matchday 1." in html
+    assert html.count("is a rematch: they met on matchday 1.") == 2  # message and box
+
+
+def test_a_double_round_robin_return_leg_is_no_rematch_problem(director_client):
+    competition = pairs_competition(4, slug="double", schedule_format="double_round_robin")
+    services.schedule_round_robin_create(competition_id=competition.pk)
+    last = competition.matchdays.order_by("-number").first()
+    assert last is not None
+    assert "is a rematch" not in text(director_client.get(matchday_url(competition, last.number)))
