@@ -42,10 +42,10 @@ from tournaments.models import Bye, Competition, Match, Matchday
 from tournaments.schedules import away_place
 from tournaments.views import (
     ENTRY_JOINS,
-    GAME_TEAM_JOINS,
     capped_text,
     match_adjustment_lines,
     match_for,
+    match_page_context,
     render_page,
 )
 
@@ -504,27 +504,13 @@ def lineup_initial(match: Match, games: list[Game], size: int) -> dict[str, Any]
 
 
 def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
-    competition = match.matchday.competition
-    games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    movement = selectors.match_movement(match=match)
-    sittings, top = selectors.match_sittings(games=games, movement=movement)
-    scores = selectors.competition_match_scores(competition=competition)
-    context: dict[str, Any] = {
-        "competition": competition,
-        "match": match,
-        "games": games,
-        "sittings": sittings,
-        "movement": movement,
-        "top_koppels": top,
-        "adjustments": match_adjustment_lines(
-            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
-        ).get(match.pk, []),
-        "score": scores[match.pk],
-        "is_club_match": competition.kind == Competition.Kind.CLUBS,
-        "forfeit_form": ForfeitForm(
-            prefix="forfeit", initial={"side": match.forfeit, "reason": match.forfeit_reason}
-        ),
-    }
+    """The public match page's content plus the lineup and forfeit forms."""
+    context = match_page_context(match)
+    competition, games = context["competition"], context["games"]
+    context["is_club_match"] = competition.kind == Competition.Kind.CLUBS
+    context["forfeit_form"] = ForfeitForm(
+        prefix="forfeit", initial={"side": match.forfeit, "reason": match.forfeit_reason}
+    )
     if context["is_club_match"]:
         context["lineup_form"] = ClubLineupForm(
             match=match,

@@ -238,15 +238,15 @@ def match_for(slug: str, match_id: int) -> Match:
     )
 
 
-def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
-    """What the match page shows; `extra` may carry a bound totals form with its errors."""
+def match_page_context(match: Match) -> dict[str, Any]:
+    """What every match page shows (public and director's): sittings and tables, the
+    running score, top koppels, who sits out, forfeits and deductions."""
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    is_director = competition.is_directed_by(request.user)
     movement = selectors.match_movement(match=match)
     sittings, top = selectors.match_sittings(games=games, movement=movement)
     scores = selectors.competition_match_scores(competition=competition)
-    context: dict[str, Any] = {
+    return {
         "competition": competition,
         "match": match,
         "games": games,
@@ -256,9 +256,16 @@ def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str,
         "adjustments": match_adjustment_lines(
             [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
         ).get(match.pk, []),
-        "is_director": is_director,
         "score": scores[match.pk],
     }
+
+
+def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
+    """What the match page shows; `extra` may carry a bound totals form with its errors."""
+    context = match_page_context(match)
+    games = context["games"]
+    is_director = context["competition"].is_directed_by(request.user)
+    context["is_director"] = is_director
     if is_director and not games:
         initial = {"total_home": match.total_home, "total_away": match.total_away}
         context["totals_form"] = MatchTotalsForm(initial=initial, match=match)

@@ -10,23 +10,21 @@ start, the tests fail in CI (`CI=true`) and are skipped elsewhere, with the reas
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
 
-# Playwright's sync API runs an asyncio loop in this thread; the factories below then use
-# the ORM from it, which Django refuses unless told it is safe (the loop is Playwright's).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-from django.conf import settings  # noqa: E402
-from django.urls import reverse  # noqa: E402
-
-from scoring import services  # noqa: E402
-from scoring.models import Game, Standing  # noqa: E402
-from tests.factories import (  # noqa: E402
+from scoring.models import Game, Standing
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    refresh_standings_if_not_eager,
+)
+from tests.factories import (
     ClubFactory,
     CompetitionFactory,
     PlayerFactory,
@@ -34,24 +32,11 @@ from tests.factories import (  # noqa: E402
     TeamFactory,
     league_staff,
 )
-from tournaments.models import Competition, Entry, Match, Team  # noqa: E402
+from tournaments.models import Competition, Entry, Match, Team
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-playwright_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-PASSWORD = "pass-word-123"  # UserFactory's
 KOPPELS = [
     "Kampoe",
     "Toppers",
@@ -66,34 +51,6 @@ KOPPELS = [
     "Commewijne",
     "Saramacca",
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        manager = playwright_api.sync_playwright().start()
-    except Exception as exc:  # noqa: BLE001 - any failure to start means "no browser here"
-        unavailable(f"Playwright could not start: {exc}")
-    try:
-        chromium = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as exc:  # noqa: BLE001
-        manager.stop()
-        unavailable(f"Chromium at {CHROMIUM} could not be launched: {exc}")
-    yield chromium
-    chromium.close()
-    manager.stop()
-
-
-def unavailable(reason: str) -> NoReturn:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: the browser tests must run)")
-    pytest.skip(reason)
-
-
-def refresh_standings_if_not_eager(competition_id: int) -> None:
-    """With a real broker the task waits for a worker this test doesn't run: rebuild here."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        services.standings_rebuild(competition_id=competition_id)
 
 
 def logged_in_page(browser: Any, live_server: Any, next_path: str) -> Any:
@@ -118,14 +75,11 @@ def enter_game_totals(page: Any, live_server: Any, game: Game, a: int, b: int) -
     page.locator("#id_total_a").fill(str(a))
     page.locator("#id_total_b").fill(str(b))
     page.locator("#totals-form button[type=submit]").click()
-    playwright_api.expect(page.locator("#sheet .alert-success")).to_contain_text(
-        f"Totals entered: {a}–{b}."
-    )
+    expect(page.locator("#sheet .alert-success")).to_contain_text(f"Totals entered: {a}–{b}.")
 
 
 def test_a_twelve_koppel_swiss_over_five_matchdays(browser, live_server):
     ARTIFACTS.mkdir(exist_ok=True)
-    expect = playwright_api.expect
     competition = CompetitionFactory.create(
         slug="open-swiss",
         name="Open Swiss",
@@ -206,7 +160,6 @@ def club_with_koppels(name: str, koppels: int = 2) -> Any:
 
 def test_a_six_club_double_round_robin_league(browser, live_server):
     ARTIFACTS.mkdir(exist_ok=True)
-    expect = playwright_api.expect
     competition = CompetitionFactory.create(
         slug="club-league",
         name="Club league",

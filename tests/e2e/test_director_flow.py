@@ -7,24 +7,21 @@ Runs against pytest-django's `live_server`. Screenshots (desktop and a 390×844 
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
 
-# Playwright's sync API runs an asyncio loop in this thread; the factories and services
-# below then use the ORM from it, which Django refuses unless told it is safe (it is: the
-# loop is Playwright's, not ours).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-from django.conf import settings  # noqa: E402
-from django.urls import reverse  # noqa: E402
-
-from scoring import services  # noqa: E402
-from scoring.models import Game  # noqa: E402
-from tests.factories import GameFactory, UserFactory  # noqa: E402
+from scoring.models import Game
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    refresh_standings_if_not_eager,
+)
+from tests.factories import GameFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -34,53 +31,8 @@ def new_game(**kwargs: Any) -> Game:
     return GameFactory.create(**kwargs)
 
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-]
-ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-PASSWORD = "pass-word-123"  # UserFactory's
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    try:
-        manager = playwright_api.sync_playwright().start()
-    except Exception as exc:  # noqa: BLE001 - any failure to start means "no browser here"
-        unavailable(f"Playwright could not start: {exc}")
-    try:
-        chromium = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as exc:  # noqa: BLE001
-        manager.stop()
-        unavailable(f"Chromium at {CHROMIUM} could not be launched: {exc}")
-    yield chromium
-    chromium.close()
-    manager.stop()
-
-
-def unavailable(reason: str) -> NoReturn:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: the browser tests must run)")
-    pytest.skip(reason)
-
-
-def refresh_standings_if_not_eager(competition_id: int) -> None:
-    """With a real broker the task waits for a worker this test doesn't run: rebuild here."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        services.standings_rebuild(competition_id=competition_id)
-
-
 def test_director_scores_a_game_to_twenty(browser, live_server):
     ARTIFACTS.mkdir(exist_ok=True)
-    expect = playwright_api.expect
     game = new_game(competition__name="Open evening", competition__slug="open-evening")
     for team, name in ((game.team_a, "Kampoe"), (game.team_b, "Toppers")):
         team.name = name
