@@ -210,7 +210,8 @@ DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 # ---------------------------------------------------------------- celery
 
 # No broker configured = the embedded default: tasks run in-process, right away.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://"
+# (kombu warns about a memory:// URL without a host name, hence "localhost").
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
 CELERY_TASK_EAGER_PROPAGATES = CELERY_TASK_ALWAYS_EAGER
 CELERY_TASK_IGNORE_RESULT = True
