@@ -24,7 +24,9 @@ from scoring.rules import (
     RuleSet,
     RuleViolation,
     Side,
+    StandingRow,
     check_game_totals,
+    compute_standings,
     replay,
 )
 from tournaments.models import (
@@ -92,6 +94,13 @@ class MatchScore:
         return self.games > 0 and self.open_games == 0 and self.awaiting == 0
 
 
+def forfeit_score(competition: Competition, forfeit: str) -> tuple[int, int]:
+    """Game points (home, away) of a match forfeited by `forfeit` ("home", "away", "both"):
+    the competition's forfeit score to the winner and to the side that forfeits."""
+    win, lose = competition.forfeit_score_for, competition.forfeit_score_against
+    return {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}[forfeit]
+
+
 def competition_match_scores(*, competition: Competition) -> dict[int, MatchScore]:
     """Every match's score by match id, in two queries (games, then matches).
 
@@ -127,8 +136,6 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
     matches = Match.objects.filter(matchday__competition=competition).values_list(
         "pk", "home_id", "away_id", "total_home", "total_away", "forfeit", "forfeit_reason"
     )
-    win, lose = competition.forfeit_score_for, competition.forfeit_score_against
-    forfeit_points = {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}
     for pk, home_id, away_id, total_home, total_away, forfeit, forfeit_reason in matches:
         (
             home,
@@ -143,7 +150,7 @@ def competition_match_scores(*, competition: Competition) -> dict[int, MatchScor
         ) = sums[pk]
         if forfeit:
             # Whatever was (or wasn't) played, a forfeited match is decided: nothing is open.
-            home, away = forfeit_points[forfeit]
+            home, away = forfeit_score(competition, forfeit)
             open_count = awaiting = 0
         elif total_home is not None and total_away is not None:
             scores[pk] = MatchScore(home_id, away_id, total_home, total_away, reported=True)
@@ -293,10 +300,7 @@ def competition_standings_inputs(
             elif next(iter(sides)) not in losing:
                 forfeit = next(iter(sides))
             if forfeit:
-                win, lose = competition.forfeit_score_for, competition.forfeit_score_against
-                home, away = {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}[
-                    forfeit
-                ]
+                home, away = forfeit_score(competition, forfeit)
                 score = MatchScore(score.home_id, score.away_id, home, away, forfeit=forfeit)
         outcomes.append(
             MatchOutcome(
@@ -340,6 +344,25 @@ def competition_standings_inputs(
         adjustments,
         open_games=sum(score.open_games for score in scores.values()),
         awaiting=sum(score.awaiting for score in scores.values()),
+    )
+
+
+def competition_table(
+    *, competition: Competition, tiebreaks: Sequence[str] | None = None
+) -> list[StandingRow]:
+    """The ranked table as it stands now, computed from the results (not the stored rows).
+
+    `tiebreaks` defaults to the competition's own; Swiss pairing ranks on points and saldo.
+    """
+    entries = competition_entries(competition=competition)
+    inputs = competition_standings_inputs(competition=competition)
+    return compute_standings(
+        [entry.pk for entry in entries],
+        inputs.outcomes,
+        scheme=competition.points_scheme,
+        tiebreaks=competition.tiebreaks if tiebreaks is None else tiebreaks,
+        byes=inputs.byes,
+        deductions=inputs.deductions,
     )
 
 
@@ -494,13 +517,6 @@ def competition_standings_as_of(*, competition: Competition) -> datetime | None:
         stamp=Max("computed_at")
     )["stamp"]
     return stamp
-
-
-def competition_open_games(*, competition: Competition) -> int:
-    """How many games of the competition are still in play."""
-    return Game.objects.filter(
-        match__matchday__competition=competition, status=Game.Status.OPEN
-    ).count()
 
 
 @dataclass(frozen=True, slots=True)

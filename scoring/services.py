@@ -25,7 +25,6 @@ from scoring.rules import (
     RuleViolation,
     check_game_totals,
     check_match_totals,
-    compute_standings,
     replay,
 )
 from tournaments.models import Competition, Match
@@ -441,6 +440,26 @@ def competition_games_rescore(*, competition_id: int) -> int:
     return changed
 
 
+# The columns a rebuild computes: the engine's `StandingRow` attributes of the same names.
+STANDING_COLUMNS = (
+    "rank",
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "points",
+    "points_for",
+    "points_against",
+    "saldo",
+    "kaps",
+    "baunies",
+    "buchholz",
+    "byes",
+    "deducted",
+    "head_to_head",
+)
+
+
 @transaction.atomic
 def standings_rebuild(*, competition_id: int) -> int:
     """Recompute a competition's standings from its finished matches; returns rows written.
@@ -453,64 +472,24 @@ def standings_rebuild(*, competition_id: int) -> int:
     competition = Competition.objects.select_for_update().filter(pk=competition_id).first()
     if competition is None:
         return 0
-    entries = selectors.competition_entries(competition=competition)
-    inputs = selectors.competition_standings_inputs(competition=competition)
-    rows = compute_standings(
-        [entry.pk for entry in entries],
-        inputs.outcomes,
-        scheme=competition.points_scheme,
-        tiebreaks=competition.tiebreaks,
-        byes=inputs.byes,
-        deductions=inputs.deductions,
-    )
+    rows = selectors.competition_table(competition=competition)
     now = timezone.now()
     standings = [
         Standing(
             competition=competition,
             entry_id=cast(int, row.entry),
-            rank=row.rank,
-            played=row.played,
-            won=row.won,
-            drawn=row.drawn,
-            lost=row.lost,
-            points=row.points,
-            points_for=row.points_for,
-            points_against=row.points_against,
-            saldo=row.saldo,
-            kaps=row.kaps,
-            baunies=row.baunies,
-            buchholz=row.buchholz,
-            byes=row.byes,
-            deducted=row.deducted,
-            head_to_head=row.head_to_head,
             computed_at=now,
+            **{column: getattr(row, column) for column in STANDING_COLUMNS},
         )
         for row in rows
     ]
     Standing.objects.filter(competition=competition).exclude(
-        entry_id__in=[entry.pk for entry in entries]
+        entry_id__in=[standing.entry_id for standing in standings]
     ).delete()
     Standing.objects.bulk_create(
         standings,
         update_conflicts=True,
         unique_fields=["competition", "entry"],
-        update_fields=[
-            "rank",
-            "played",
-            "won",
-            "drawn",
-            "lost",
-            "points",
-            "points_for",
-            "points_against",
-            "saldo",
-            "kaps",
-            "baunies",
-            "buchholz",
-            "byes",
-            "deducted",
-            "head_to_head",
-            "computed_at",
-        ],
+        update_fields=[*STANDING_COLUMNS, "computed_at"],
     )
     return len(standings)

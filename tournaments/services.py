@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from scoring import selectors as scoring_selectors
 from scoring.models import Game
-from scoring.rules import RuleViolation, compute_standings
+from scoring.rules import RuleViolation
 from scoring.services import standings_refresh_on_commit
 from tournaments.models import (
     Bye,
@@ -136,10 +136,8 @@ def _open_in_matchday(matchday: Matchday) -> int:
         .filter(forfeit="")
         .count()
     )
-    left_out = Entry.objects.filter(competition_id=matchday.competition_id).exclude(
-        pk__in=_busy_entries(matchday)
-    )
-    return open_games + unplayed + left_out.count()
+    left_out = scoring_selectors.matchday_problems(matchday=matchday).left_out
+    return open_games + unplayed + len(left_out)
 
 
 @transaction.atomic
@@ -169,14 +167,8 @@ def swiss_matchday_pair(
             raise RuleViolation("previous_matchday_unfinished", number=last.number, open=open_count)
 
     entries = scoring_selectors.competition_entries(competition=competition)
-    inputs = scoring_selectors.competition_standings_inputs(competition=competition)
-    table = compute_standings(
-        [entry.pk for entry in entries],
-        inputs.outcomes,
-        scheme=competition.points_scheme,
-        tiebreaks=["points", "saldo"],
-        byes=inputs.byes,
-        deductions=inputs.deductions,
+    table = scoring_selectors.competition_table(
+        competition=competition, tiebreaks=["points", "saldo"]
     )
     opponents: dict[int, list[int]] = defaultdict(list)
     home_games: Counter[int] = Counter()
