@@ -206,7 +206,60 @@ def _messages() -> dict[str, str]:
             "happen between seasons."
         ),
         "game_not_over": _("Only a finished game can be confirmed."),
+        # The database's backstops (see `integrity_message`).
+        "entry_other_competition": _(
+            "An entry of another competition can't play on this competition's matchday."
+        ),
+        "entry_twice_on_matchday": _(
+            "An entry plays at most once a matchday: in one match, or it has the bye."
+        ),
+        "matchday_competition_fixed": _(
+            "A matchday with matches or a bye can't move to another competition."
+        ),
+        "entry_scheduled_fixed": _(
+            "An entry that is on the schedule can't change its competition, koppel or club."
+        ),
+        "pairs_match_one_game": _("A match of a pairs competition has one game."),
+        "game_koppels_not_of_match": _(
+            "A game of a pairs match is played by the match's two koppels."
+        ),
+        "koppel_twice_in_sitting": _(
+            "A koppel plays one game at a time: it is at another table in this sitting."
+        ),
     }
+
+
+# Codes the database's triggers raise (`troefclub:<code>` in the error's text); see the
+# migrations tournaments/0004_one_place_a_matchday and scoring/0003_game_places.
+INTEGRITY_CODES = (
+    "entry_other_competition",
+    "entry_twice_on_matchday",
+    "matchday_competition_fixed",
+    "entry_scheduled_fixed",
+    "pairs_match_one_game",
+    "game_koppels_not_of_match",
+    "koppel_twice_in_sitting",
+)
+
+
+def integrity_violation(exc: Exception) -> RuleViolation | None:
+    """The RuleViolation behind a database error raised by one of our triggers, or None.
+
+    `exc` is usually a `django.db.IntegrityError`; its text holds `troefclub:<code>` on
+    PostgreSQL and SQLite alike.
+    """
+    text = str(exc)
+    for code in INTEGRITY_CODES:
+        if f"troefclub:{code}" in text:
+            return RuleViolation(code)
+    return None
+
+
+def integrity_message(exc: Exception) -> str | None:
+    """The words for a database error raised by one of our triggers, or None if it is not
+    one of ours (`integrity_violation`)."""
+    violation = integrity_violation(exc)
+    return rule_message(violation) if violation is not None else None
 
 
 def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None) -> str:

@@ -11,20 +11,36 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from scoring.rules import PointsScheme, RuleSet
+from tournaments.fields import NameField
+from tournaments.validators import KEY_FORBIDDEN_START, validate_key_start
+
+
+def key_start_constraint(field: str, model: str) -> models.CheckConstraint:
+    """The database's side of `validate_key_start`: no key starts with -, =, + or @."""
+    condition = Q()
+    for char in KEY_FORBIDDEN_START:
+        condition &= ~Q(**{f"{field}__startswith": char})
+    return models.CheckConstraint(
+        condition=condition,
+        name=f"{model}_{field}_start_safe",
+        violation_error_message=_("A key may not start with -, =, + or @."),
+    )
 
 
 class Club(models.Model):
     """A club; `key` is its stable identifier across import files (a federation code)."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True)
-    name = models.CharField(_("name"), max_length=120)
+    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
+    name = NameField(_("name"), max_length=120)
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
         verbose_name_plural = _("clubs")
+        constraints = [key_start_constraint("key", "club")]
 
     def __str__(self) -> str:
         return self.name
@@ -33,8 +49,8 @@ class Club(models.Model):
 class Player(models.Model):
     """A player; `key` is stable across import files (think licence number)."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True)
-    name = models.CharField(_("name"), max_length=120)
+    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
+    name = NameField(_("name"), max_length=120)
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,
@@ -48,6 +64,7 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [key_start_constraint("key", "player")]
 
     def __str__(self) -> str:
         return self.name
@@ -56,8 +73,8 @@ class Player(models.Model):
 class Team(models.Model):
     """A koppel: two players who sit opposite each other."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True)
-    name = models.CharField(_("name"), max_length=120, blank=True)
+    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
+    name = NameField(_("name"), max_length=120, blank=True)
     player_1 = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1")
     )
@@ -70,6 +87,7 @@ class Team(models.Model):
         verbose_name = _("koppel")
         verbose_name_plural = _("koppels")
         constraints = [
+            key_start_constraint("key", "team"),
             models.CheckConstraint(
                 condition=~Q(player_1=models.F("player_2")),
                 name="team_two_distinct_players",
@@ -96,8 +114,8 @@ class Competition(models.Model):
         PAIRS = "pairs", _("Pairs competition")
         CLUBS = "clubs", _("Club competition")
 
-    slug = models.SlugField(_("slug"), max_length=80, unique=True)
-    name = models.CharField(_("name"), max_length=160)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True, validators=[validate_key_start])
+    name = NameField(_("name"), max_length=160)
     season = models.CharField(_("season"), max_length=20, blank=True)
     kind = models.CharField(_("kind"), max_length=5, choices=Kind.choices, default=Kind.PAIRS)
 
@@ -196,6 +214,16 @@ class Competition(models.Model):
         related_name="directed_competitions",
         verbose_name=_("directors"),
     )
+    # Set in the transaction of every write that can move the standings, cleared by the
+    # rebuild that saw that write: while set, the page says the standings are catching up
+    # and the periodic sweep (`standings_refresh_stale`) rebuilds them even if the queued
+    # refresh was lost (broker down, worker killed).
+    standings_stale_since = models.DateTimeField(
+        _("standings owe a refresh since"), null=True, blank=True, editable=False
+    )
+
+    # Who was made director, and who changed a rule: the audit trail of the competition.
+    history = HistoricalRecords(m2m_fields=[directors])
 
     class Meta:
         ordering = ["-season", "name"]
@@ -203,8 +231,10 @@ class Competition(models.Model):
         verbose_name_plural = _("competitions")
         permissions = [
             ("direct_every_competition", _("Can enter and correct results of every competition")),
+            ("assign_directors", _("Can assign the directors of a competition")),
         ]
         constraints = [
+            key_start_constraint("slug", "competition"),
             models.CheckConstraint(
                 condition=Q(target_score__isnull=True) | Q(target_score__gte=1),
                 name="competition_target_positive",
@@ -455,6 +485,8 @@ class Match(models.Model):
     # {} when it was never set here (imported or reported data: read the games instead).
     lineup = models.JSONField(_("lineup"), default=dict, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["matchday", "pk"]
         verbose_name = _("match")
@@ -530,6 +562,8 @@ class Bye(models.Model):
     # Why this entry got the bye (Swiss): {"code": "...", "params": {...}}, worded at the edge.
     reason = models.JSONField(_("reason"), default=dict, blank=True)
 
+    history = HistoricalRecords()
+
     class Meta:
         ordering = ["matchday", "pk"]
         verbose_name = _("bye")
@@ -572,12 +606,23 @@ class Deduction(models.Model):
         verbose_name=_("match"),
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # A deduction is never deleted: it is voided with a reason, and the history keeps who.
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    void_reason = models.CharField(_("why it was voided"), max_length=200, blank=True)
+
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["competition", "created_at"]
         verbose_name = _("deduction")
         verbose_name_plural = _("deductions")
         constraints = [
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True, void_reason="")
+                | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                name="deduction_void_has_reason",
+                violation_error_message=_("Voiding a deduction needs a reason."),
+            ),
             models.CheckConstraint(
                 condition=Q(points__gte=1),
                 name="deduction_points_positive",

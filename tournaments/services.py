@@ -321,18 +321,23 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int)
     if _has_results(matches):
         raise RuleViolation("match_has_results")
     new_pairs: dict[int, dict[str, Entry]] = {}
+    byes: list[tuple[Bye, Entry]] = []
     for place, old, new in ((place_a, entry_a, entry_b), (place_b, entry_b, entry_a)):
         if isinstance(place, Bye):
-            place.entry = new
-            place.reason = {"code": "manual", "params": {}}
-            place.save(update_fields=["entry", "reason"])
+            byes.append((place, new))
         else:
             sides = new_pairs.setdefault(place.pk, {"home": place.home, "away": place.away})
             sides["home" if place.home_id == old.pk else "away"] = new
-    # (matchday, home) and (matchday, away) are unique, so two matches can't trade entries
-    # one row at a time; they have no results, so they are made anew with the new entries.
+    # An entry is in one place a matchday at every moment (unique constraints and the
+    # database's triggers), so two places can't trade entries one row at a time: the
+    # matches go first (they have no results, so they are made anew), then the bye
+    # changes hands, then the matches come back with their new entries.
     Game.objects.filter(match__in=matches).delete()
     Match.objects.filter(pk__in=[match.pk for match in matches]).delete()
+    for bye, new in byes:
+        bye.entry = new
+        bye.reason = {"code": "manual", "params": {}}
+        bye.save(update_fields=["entry", "reason"])
     for match in matches:
         sides = new_pairs[match.pk]
         _match_create(
