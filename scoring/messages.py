@@ -6,6 +6,7 @@ the engine and the services raise has a message here.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -80,7 +81,56 @@ def _messages() -> dict[str, str]:
         ),
         "round_changed": _(
             "This round was corrected meanwhile (from another screen). Nothing was "
-            "overwritten: open the round again to see what it says now."
+            "overwritten: here is what it says now; correct it again if still needed."
+        ),
+        # Lost updates and double submits (issue 6): a form carries what it saw.
+        "round_already_recorded": _(
+            "Round %(number)s is recorded already, exactly like this (the form was sent "
+            "twice, or from another screen): it is on the sheet once."
+        ),
+        "game_changed_meanwhile": _(
+            "This game was changed by someone else since you opened it: here is what it "
+            "holds now; enter again if still needed."
+        ),
+        "match_changed_meanwhile": _(
+            "This match was changed by someone else since you opened it: here is what it "
+            "holds now; enter again if still needed."
+        ),
+        "matchday_changed_meanwhile": _(
+            "This matchday was changed since you opened it (by someone else, or this form "
+            "was sent twice): here is what it holds now; swap again if still needed."
+        ),
+        "deductions_changed_meanwhile": _(
+            "The deductions were changed by someone else since you opened this page: here "
+            "is the list now; add the deduction again if still needed."
+        ),
+        "deduction_already_added": _(
+            "%(points)s points were deducted from %(entry)s already (the form was sent "
+            "twice): they count once."
+        ),
+        "matchday_already_added": _(
+            "Matchday %(number)s is added already (the form was sent twice, or by another "
+            "director): here it is."
+        ),
+        "matchday_already_paired": _(
+            "Matchday %(number)s is paired already (the form was sent twice, or by another "
+            "director): nothing was paired again."
+        ),
+        "matchday_number_changed": _(
+            "The schedule changed since you opened this page: the next matchday is now "
+            "%(next)s, not %(number)s. Here is the schedule now; add again if still needed."
+        ),
+        "match_already_added": _(
+            "%(match)s is on this matchday already (the form was sent twice): it is there once."
+        ),
+        "matchday_not_last": _(
+            "Only the last matchday (%(last)s) can be deleted, so the numbering keeps no "
+            "holes: delete the later matchdays first, or change matchday %(number)s's "
+            "matches instead."
+        ),
+        "matchday_has_results": _(
+            "Matchday %(number)s has results already (rounds, totals, a forfeit or a "
+            "deduction on one of its matches): only a matchday without results can be deleted."
         ),
         "correction_ends_game": _(
             "With this change the game is over after round %(ends_at)s, but it has "
@@ -197,6 +247,11 @@ def _messages() -> dict[str, str]:
         "deduction_points_invalid": _("Deduct between 1 and 1000 points, not %(points)s."),
         "deduction_reason_missing": _("Say why the points are deducted."),
         "deduction_unknown": _("That deduction does not exist (any more)."),
+        "deduction_already_void": _(
+            "This deduction was voided already (%(voided_at)s: %(void_reason)s)."
+        ),
+        "void_reason_required": _("Say why the deduction is voided."),
+        "void_reason_too_long": _("Say why in at most %(limit)s characters."),
         "squad_unknown": _("That squad does not exist (any more)."),
         "squad_locked": _(
             "The squad of %(squad)s is locked since %(locked_on)s: no more changes this season."
@@ -226,7 +281,64 @@ def _messages() -> dict[str, str]:
         "koppel_twice_in_sitting": _(
             "A koppel plays one game at a time: it is at another table in this sitting."
         ),
+        # `manage.py check_results` (scoring.selectors.competition_result_problems).
+        "pairs_match_no_game": _(
+            "A match of a pairs competition has one game; this one has none, and no reported "
+            "totals or forfeit either."
+        ),
+        "match_totals_and_rounds": _(
+            "The match has reported totals and games with rounds: the standings count the "
+            "totals and ignore the rounds."
+        ),
+        "game_score_differs": _(
+            "The stored %(field)s is %(stored)s, but replaying the game's rounds gives "
+            "%(replayed)s."
+        ),
+        "standings_row_differs": _(
+            "%(entry)s: the stored %(column)s is %(stored)s, a fresh computation gives "
+            "%(computed)s (manage.py standings SLUG --refresh rebuilds them)."
+        ),
+        "standings_row_missing": _(
+            "%(entry)s has no stored standings row (manage.py standings SLUG --refresh "
+            "rebuilds them)."
+        ),
+        "standings_row_extra": _(
+            "%(entry)s has a stored standings row but no place in a fresh computation."
+        ),
     }
+
+
+def _placed_messages() -> dict[str, str]:
+    """Words for the codes of `scoring.rules.places` when their params say who and where.
+
+    The same codes come without params from the database's triggers (`integrity_violation`):
+    those take the plain words of `_messages`.
+    """
+    return {
+        "entry_other_competition": _("%(entry)s is not an entry of this competition."),
+        "entry_twice_on_matchday": _(
+            "%(entry)s plays twice on this matchday: in %(first)s and in %(second)s. "
+            "An entry plays at most once a matchday, a bye included."
+        ),
+        "game_koppels_not_of_match": _(
+            "%(koppel)s does not play in this match: a game of a pairs match is played by "
+            "the match's two koppels, %(home)s and %(away)s."
+        ),
+        "pairs_match_one_game": _("A match of a pairs competition has one game, not %(games)s."),
+        "koppel_twice_in_sitting": _(
+            "%(koppel)s plays at two tables in sitting %(sitting)s: a koppel plays one game "
+            "at a time."
+        ),
+    }
+
+
+def _place_words(place: Any) -> Any:
+    """A matchday place of `scoring.rules.places`: a (home, away) match, or None for the bye."""
+    if place is None:
+        return _("the bye")
+    if isinstance(place, tuple) and len(place) == 2:
+        return _("match %(home)s – %(away)s") % {"home": place[0], "away": place[1]}
+    return place
 
 
 # Codes the database's triggers raise (`troefclub:<code>` in the error's text); see the
@@ -242,15 +354,31 @@ INTEGRITY_CODES = (
 )
 
 
-def integrity_violation(exc: Exception) -> RuleViolation | None:
-    """The RuleViolation behind a database error raised by one of our triggers, or None.
+# Unique constraints that say part of the same rule, as PostgreSQL (constraint name) and
+# SQLite (columns) name them in their errors.
+_CONSTRAINT_CODES = {
+    "match_home_once_per_matchday": "entry_twice_on_matchday",
+    "match_away_once_per_matchday": "entry_twice_on_matchday",
+    "bye_once_per_matchday": "entry_twice_on_matchday",
+    "tournaments_match.matchday_id, tournaments_match.home_id": "entry_twice_on_matchday",
+    "tournaments_match.matchday_id, tournaments_match.away_id": "entry_twice_on_matchday",
+    "tournaments_bye.matchday_id, tournaments_bye.entry_id": "entry_twice_on_matchday",
+}
 
-    `exc` is usually a `django.db.IntegrityError`; its text holds `troefclub:<code>` on
-    PostgreSQL and SQLite alike.
+
+def integrity_violation(exc: Exception) -> RuleViolation | None:
+    """The RuleViolation behind a database error raised by one of our triggers (or by a
+    unique constraint that says part of the same rule), or None.
+
+    `exc` is usually a `django.db.IntegrityError`; a trigger's text holds
+    `troefclub:<code>` on PostgreSQL and SQLite alike.
     """
     text = str(exc)
     for code in INTEGRITY_CODES:
         if f"troefclub:{code}" in text:
+            return RuleViolation(code)
+    for constraint, code in _CONSTRAINT_CODES.items():
+        if constraint in text:
             return RuleViolation(code)
     return None
 
@@ -283,6 +411,13 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
             "away": _("the away side"),
         }.get(params["team"], params["team"])
     template = _messages().get(exc.code)
+    placed = _placed_messages().get(exc.code)
+    # Without the params that say who and where (a trigger's error), the plain words.
+    if placed is not None and set(re.findall(r"%\((\w+)\)", placed)) <= params.keys():
+        template = placed
+        for key in ("first", "second"):
+            if key in params:
+                params[key] = _place_words(params[key])
     text = (
         template % params
         if template

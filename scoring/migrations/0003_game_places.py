@@ -54,14 +54,26 @@ POSTGRESQL = [
     END $$;
     """,
     """
-    CREATE TRIGGER troefclub_game_places
-    AFTER INSERT OR UPDATE OF match_id, sitting, team_a_id, team_b_id ON scoring_game
+    CREATE TRIGGER troefclub_game_places_insert
+    AFTER INSERT ON scoring_game
     FOR EACH ROW EXECUTE FUNCTION troefclub_game_places();
+    """,
+    # Only when a place really changes: every round saves its game's score, and that must
+    # not take the matchday's lock (the evening's scorers would queue on it).
+    """
+    CREATE TRIGGER troefclub_game_places_update
+    AFTER UPDATE OF match_id, sitting, team_a_id, team_b_id ON scoring_game
+    FOR EACH ROW WHEN (OLD.match_id IS DISTINCT FROM NEW.match_id
+                       OR OLD.sitting IS DISTINCT FROM NEW.sitting
+                       OR OLD.team_a_id IS DISTINCT FROM NEW.team_a_id
+                       OR OLD.team_b_id IS DISTINCT FROM NEW.team_b_id)
+    EXECUTE FUNCTION troefclub_game_places();
     """,
 ]
 
 POSTGRESQL_REVERSE = [
-    "DROP TRIGGER IF EXISTS troefclub_game_places ON scoring_game",
+    "DROP TRIGGER IF EXISTS troefclub_game_places_insert ON scoring_game",
+    "DROP TRIGGER IF EXISTS troefclub_game_places_update ON scoring_game",
     "DROP FUNCTION IF EXISTS troefclub_game_places()",
 ]
 
@@ -98,6 +110,8 @@ SQLITE = [
     + _SQLITE_GAME_CHECK,
     "CREATE TRIGGER troefclub_game_places_update"
     " AFTER UPDATE OF match_id, sitting, team_a_id, team_b_id ON scoring_game"
+    " WHEN NEW.match_id IS NOT OLD.match_id OR NEW.sitting IS NOT OLD.sitting"
+    " OR NEW.team_a_id IS NOT OLD.team_a_id OR NEW.team_b_id IS NOT OLD.team_b_id"
     + _SQLITE_GAME_CHECK,
 ]
 

@@ -187,11 +187,15 @@ def test_matchday_shows_reported_totals(client):
     assert "reported" in response.content.decode()
 
 
-def test_match_detail_shows_games_per_sitting(client, game, competition):
-    new_game(match=game.match, sitting=2, table=1, team_a=game.team_a, team_b=game.team_b)
+def test_match_detail_shows_games_per_sitting(client):
+    # A club match: a pairs match has one game (issue 6), a club match one per table a sitting.
+    competition = CompetitionFactory.create(kind=Competition.Kind.CLUBS)
+    match = new_match(matchday__competition=competition)
+    game = new_game(match=match, sitting=1, table=1)
+    new_game(match=match, sitting=2, table=1, team_a=game.team_a, team_b=game.team_b)
     play(game, ("baunie", "b"))
     response = client.get(
-        reverse("match_detail", kwargs={"slug": competition.slug, "match_id": game.match.pk})
+        reverse("match_detail", kwargs={"slug": competition.slug, "match_id": match.pk})
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -265,7 +269,7 @@ def test_game_and_match_of_another_competition_are_404(director_client, game):
 
 
 def test_round_of_another_game_is_404(director_client, game):
-    other = new_game(match=game.match, table=2, team_a=game.team_a, team_b=game.team_b)
+    other = new_game(match__matchday=game.match.matchday)
     play(other, ("kap", "a"))
     foreign = other.rounds.get()
     for name in ("round_edit", "round_delete"):

@@ -54,9 +54,19 @@ POSTGRESQL = [
     END $$;
     """,
     """
-    CREATE TRIGGER troefclub_match_places
-    AFTER INSERT OR UPDATE OF matchday_id, home_id, away_id ON tournaments_match
+    CREATE TRIGGER troefclub_match_places_insert
+    AFTER INSERT ON tournaments_match
     FOR EACH ROW EXECUTE FUNCTION troefclub_match_places();
+    """,
+    # Only when a place really changes: a save() of totals or a lineup names every column,
+    # and must not take the matchday's lock (scorers of one evening would queue on it).
+    """
+    CREATE TRIGGER troefclub_match_places_update
+    AFTER UPDATE OF matchday_id, home_id, away_id ON tournaments_match
+    FOR EACH ROW WHEN (OLD.matchday_id IS DISTINCT FROM NEW.matchday_id
+                       OR OLD.home_id IS DISTINCT FROM NEW.home_id
+                       OR OLD.away_id IS DISTINCT FROM NEW.away_id)
+    EXECUTE FUNCTION troefclub_match_places();
     """,
     """
     CREATE OR REPLACE FUNCTION troefclub_bye_places() RETURNS trigger
@@ -68,9 +78,16 @@ POSTGRESQL = [
     END $$;
     """,
     """
-    CREATE TRIGGER troefclub_bye_places
-    AFTER INSERT OR UPDATE OF matchday_id, entry_id ON tournaments_bye
+    CREATE TRIGGER troefclub_bye_places_insert
+    AFTER INSERT ON tournaments_bye
     FOR EACH ROW EXECUTE FUNCTION troefclub_bye_places();
+    """,
+    """
+    CREATE TRIGGER troefclub_bye_places_update
+    AFTER UPDATE OF matchday_id, entry_id ON tournaments_bye
+    FOR EACH ROW WHEN (OLD.matchday_id IS DISTINCT FROM NEW.matchday_id
+                       OR OLD.entry_id IS DISTINCT FROM NEW.entry_id)
+    EXECUTE FUNCTION troefclub_bye_places();
     """,
     """
     CREATE OR REPLACE FUNCTION troefclub_matchday_competition_fixed() RETURNS trigger
@@ -114,8 +131,10 @@ POSTGRESQL = [
 ]
 
 POSTGRESQL_REVERSE = [
-    "DROP TRIGGER IF EXISTS troefclub_match_places ON tournaments_match",
-    "DROP TRIGGER IF EXISTS troefclub_bye_places ON tournaments_bye",
+    "DROP TRIGGER IF EXISTS troefclub_match_places_insert ON tournaments_match",
+    "DROP TRIGGER IF EXISTS troefclub_match_places_update ON tournaments_match",
+    "DROP TRIGGER IF EXISTS troefclub_bye_places_insert ON tournaments_bye",
+    "DROP TRIGGER IF EXISTS troefclub_bye_places_update ON tournaments_bye",
     "DROP TRIGGER IF EXISTS troefclub_matchday_competition_fixed ON tournaments_matchday",
     "DROP TRIGGER IF EXISTS troefclub_entry_fixed ON tournaments_entry",
     "DROP FUNCTION IF EXISTS troefclub_match_places()",
@@ -161,11 +180,15 @@ SQLITE = [
     "CREATE TRIGGER troefclub_match_places_insert AFTER INSERT ON tournaments_match"
     + _SQLITE_MATCH_CHECK,
     "CREATE TRIGGER troefclub_match_places_update"
-    " AFTER UPDATE OF matchday_id, home_id, away_id ON tournaments_match" + _SQLITE_MATCH_CHECK,
+    " AFTER UPDATE OF matchday_id, home_id, away_id ON tournaments_match"
+    " WHEN NEW.matchday_id IS NOT OLD.matchday_id OR NEW.home_id IS NOT OLD.home_id"
+    " OR NEW.away_id IS NOT OLD.away_id" + _SQLITE_MATCH_CHECK,
     "CREATE TRIGGER troefclub_bye_places_insert AFTER INSERT ON tournaments_bye"
     + _SQLITE_BYE_CHECK,
     "CREATE TRIGGER troefclub_bye_places_update"
-    " AFTER UPDATE OF matchday_id, entry_id ON tournaments_bye" + _SQLITE_BYE_CHECK,
+    " AFTER UPDATE OF matchday_id, entry_id ON tournaments_bye"
+    " WHEN NEW.matchday_id IS NOT OLD.matchday_id OR NEW.entry_id IS NOT OLD.entry_id"
+    + _SQLITE_BYE_CHECK,
     """
     CREATE TRIGGER troefclub_matchday_competition_fixed
     AFTER UPDATE OF competition_id ON tournaments_matchday

@@ -47,7 +47,9 @@ class Command(BaseCommand):
         user.user_permissions.add(
             *Permission.objects.filter(content_type__app_label__in=("tournaments", "scoring"))
         )
-        user.directed_competitions.add(*Competition.objects.all())
+        # From the competition's side: the directors' history (simple-history) is kept there.
+        for competition in Competition.objects.exclude(directors=user):
+            competition.directors.add(user)
         password = PASSWORD if created else "(unchanged)"
         self.stdout.write(
             f"{'Created' if created else 'Updated'} demo director: "
