@@ -5,9 +5,19 @@
     python3 dev.py test [PYTEST ARGS...]    run the test suite (SQLite unless DATABASE_URL is set)
     python3 dev.py check                    ruff format --check, ruff check, mypy, hadolint
     python3 dev.py worker                   run a Celery worker (needs CELERY_BROKER_URL)
+    python3 dev.py beat                     run celery beat: the stale-standings sweep
 
 Every command first makes sure `.venv` exists and holds `pip install -e ".[dev]"`; the
 install is repeated only when pyproject.toml has changed since the last one.
+
+`run` serves the app as a club evening needs it, not as a debugging aid: DEBUG stays off (an
+error shows a plain error page, the traceback goes to the terminal), the static files are
+collected and served by whitenoise, and the settings come from `.env` (kept out of git),
+which `run` writes on its first run with a random SECRET_KEY and the local ALLOWED_HOSTS.
+With `--addr 0.0.0.0:8000` phones on the same network can connect: this computer's network
+addresses are added to ALLOWED_HOSTS for that run and printed. Competitions that exist
+already are left alone (`import_competition --skip-existing`), so results entered in the
+demo survive the next `run`.
 """
 
 from __future__ import annotations
@@ -15,6 +25,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import secrets
+import socket
 import subprocess
 import sys
 import venv
@@ -31,6 +43,9 @@ INSTALL_MARKER = VENV / ".troefclub-installed"
 DATA_FILES = ("data/stcb-2019-08-24.json", "data/club-evening-sample.json")
 DEFAULT_ADDR = "127.0.0.1:8000"
 DEMO_LOGIN = ("director", "director")
+ENV_FILE = ROOT / ".env"
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
 
 
 def say(message: str) -> None:
@@ -82,20 +97,119 @@ def manage(*args: str, env: dict[str, str]) -> None:
     must([venv_exe("python"), "manage.py", *args], env=env)
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """The KEY=VALUE lines of `.env` (the rules of troefclub/settings.py's read_env_file,
+    which dev.py can't import: Django is not installed where dev.py runs)."""
+    if not path.exists():
+        return {}
+    values = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, equals, value = line.strip().partition("=")
+        key = key.removeprefix("export ").strip()
+        if equals and key.isidentifier():  # a comment's key is no identifier
+            value = value.strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            values[key] = value
+    return values
+
+
+def ensure_env_file() -> dict[str, str]:
+    """Add what the settings need to `.env` when neither it nor the environment has it.
+
+    A random SECRET_KEY (kept, so sessions survive a restart) and the local ALLOWED_HOSTS;
+    lines already in the file are never changed. Returns the file's values.
+    """
+    values = read_env_file(ENV_FILE)
+    missing = {
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": ",".join(LOCAL_HOSTS),
+    }
+    lines = [f"{k}={v}" for k, v in missing.items() if k not in values and k not in os.environ]
+    if lines:
+        say(f"Writing {', '.join(line.split('=')[0] for line in lines)} to {ENV_FILE}")
+        header = [] if ENV_FILE.exists() else [
+            "# Settings of this checkout for troefclub/settings.py, written by `dev.py run`.",
+            "# KEY=VALUE lines; a variable set in the environment wins. Keep this file private",
+            "# (it holds the SECRET_KEY) and out of git (.gitignore).",
+        ]  # fmt: skip
+        if ENV_FILE.exists() and not ENV_FILE.read_text(encoding="utf-8").endswith("\n"):
+            header = [""]  # end the file's last line first
+        # Created readable by its owner only: it holds the key that signs the sessions.
+        fd = os.open(ENV_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as out:
+            out.write("\n".join([*header, *lines]) + "\n")
+        values = read_env_file(ENV_FILE)
+    return values
+
+
+def network_addresses() -> list[str]:
+    """This computer's IPv4 addresses on the local network (what a phone would type)."""
+    found = set()
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            # Sends nothing: connecting a UDP socket only picks the interface that routes out.
+            probe.connect(("192.0.2.1", 9))
+            found.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for *_, sockaddr in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.add(str(sockaddr[0]))
+    except OSError:
+        pass
+    return sorted(address for address in found if not address.startswith("127."))
+
+
+def served_hosts(addr: str, allowed: str) -> tuple[str, list[str], list[str]]:
+    """For `runserver addr`: (the ALLOWED_HOSTS to use, the URLs to open, extra host names).
+
+    `allowed` is the configured ALLOWED_HOSTS. Serving on every interface adds this
+    computer's network addresses and name; serving on one named address adds that one.
+    """
+    host, _, port = addr.rpartition(":")
+    if not host:  # runserver accepts a bare port
+        host, port = "127.0.0.1", addr
+    hosts = [h.strip() for h in allowed.split(",") if h.strip()]
+    if host in ALL_INTERFACES:
+        extra = [*network_addresses(), socket.gethostname(), f"{socket.gethostname()}.local"]
+        urls = [f"http://127.0.0.1:{port}/"] + [f"http://{a}:{port}/" for a in extra[:-2]]
+    else:
+        extra = [host]
+        urls = [f"http://{host}:{port}/"]
+    added = [h for h in extra if h not in hosts and "*" not in hosts]
+    return ",".join(hosts + added), urls, added
+
+
 def cmd_run(addr: str) -> int:
-    """Migrate, import both data files, ensure the demo director, then run the dev server."""
+    """Migrate, collect the static files, import the data files that are not in the
+    database yet, ensure the demo director, then run the server with DEBUG off."""
     env = dict(os.environ)
-    env.setdefault("DEBUG", "true")  # development only: never set DEBUG in production
+    file_values = ensure_env_file()
+    allowed, urls, added = served_hosts(
+        addr, env.get("ALLOWED_HOSTS", file_values.get("ALLOWED_HOSTS", ""))
+    )
+    env["ALLOWED_HOSTS"] = allowed
     say("Migrating the database")
     manage("migrate", "--no-input", env=env)
+    say("Collecting the static files (served by whitenoise)")
+    manage("collectstatic", "--no-input", "--verbosity", "0", env=env)
     for path in DATA_FILES:
-        say(f"Importing {path}")
-        manage("import_competition", path, "--replace", env=env)
+        say(f"Importing {path} (left alone if it is there already)")
+        manage("import_competition", path, "--skip-existing", env=env)
     say("Ensuring the demo director account")
-    manage("ensure_demo_director", env=env)
+    # --force: DEBUG is off, and this account with its known password is the demo's point.
+    manage("ensure_demo_director", "--force", env=env)
     user, password = DEMO_LOGIN
     print()
-    say(f"troefclub runs at http://{addr}/  (demo director login: {user} / {password})")
+    say(f"troefclub runs at {'  '.join(urls)}  (demo director login: {user} / {password})")
+    if added:
+        say(f"Accepting the host names {', '.join(added)} for this run")
+    if (addr.rpartition(":")[0] or "127.0.0.1") not in LOCAL_HOSTS:
+        say(
+            f"Anyone on this network can log in as {user} / {password} unless you change "
+            f"its password: .venv/bin/python manage.py changepassword {user}"
+        )
     print()
     return call([venv_exe("python"), "manage.py", "runserver", addr], env=env)
 
@@ -133,6 +247,14 @@ def cmd_worker() -> int:
     return call([venv_exe("celery"), "-A", "troefclub", "worker", "-l", "info"])
 
 
+def cmd_beat() -> int:
+    """Run celery beat, which queues the stale-standings sweep (README "Standings")."""
+    if not os.environ.get("CELERY_BROKER_URL"):
+        say("CELERY_BROKER_URL is not set: without a broker refreshes run inline, no beat needed")
+        return 2
+    return call([venv_exe("celery"), "-A", "troefclub", "beat", "-l", "info"])
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="dev.py", description="troefclub developer commands (see README.md)"
@@ -143,6 +265,7 @@ def main(argv: Sequence[str]) -> int:
     commands.add_parser("test", help="run the tests; extra arguments go to pytest")
     commands.add_parser("check", help="ruff format --check, ruff check, mypy, hadolint")
     commands.add_parser("worker", help="run a Celery worker (needs CELERY_BROKER_URL)")
+    commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
 
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "test":
@@ -155,6 +278,8 @@ def main(argv: Sequence[str]) -> int:
         return cmd_test(extra)
     if args.command == "check":
         return cmd_check()
+    if args.command == "beat":
+        return cmd_beat()
     return cmd_worker()
 
 

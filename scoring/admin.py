@@ -20,17 +20,23 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
-from scoring.rules import RuleViolation
+from scoring.rules import (
+    RuleViolation,
+    pairs_match_games_violations,
+    sitting_koppels_violations,
+)
 from scoring.selectors import game_setup_check
-from scoring.services import standings_refresh_on_commit
-from tournaments.models import Match
+from tournaments.admin_guards import ResultGuardAdmin
+from tournaments.admin_input import AdminInputMixin
+from tournaments.models import Competition, Match, Team
 
 
 class GameAdminForm(forms.ModelForm):
     """Who plays a game, checked like the importer does (`game_setup_check`).
 
     `a_is_home` is derived from the koppels, never typed in. Once a game has rounds (or
-    totals), its match, koppels and seats stay as they are.
+    totals), its match, koppels and seats stay as they are. A pairs match has one game, and
+    a koppel sits at one table in a sitting of a matchday (issue 6).
     """
 
     class Meta:
@@ -70,7 +76,44 @@ class GameAdminForm(forms.ModelForm):
             )
         except RuleViolation as exc:
             raise forms.ValidationError(rule_message(exc), code=exc.code) from None
+        for name, refusal in self._place_refusals(match, team_a, team_b, cleaned.get("sitting")):
+            self.add_error(name, forms.ValidationError(rule_message(refusal), code=refusal.code))
         return cleaned
+
+    def _place_refusals(
+        self, match: Match, team_a: Team, team_b: Team, sitting: int | None
+    ) -> list[tuple[str, RuleViolation]]:
+        """Per field, why this game can't take its place (issue 6), by the one check of
+        who plays where (`scoring.rules.places`): a pairs match has one game
+        (`pairs_match_games_violations`), and a koppel plays at one table in a sitting of
+        a matchday (`sitting_koppels_violations`). Faults among the stored games alone are
+        not this form's. The violations hold the koppels themselves, so the words name
+        them."""
+        refusals: list[tuple[str, RuleViolation]] = []
+        others = Game.objects.exclude(pk=self.instance.pk).select_related(*TEAM_NAME_JOINS)
+        if match.matchday.competition.kind == Competition.Kind.PAIRS:
+            games = [(game.team_a, game.team_b) for game in others.filter(match=match)]
+            games.append((team_a, team_b))
+            home, away = match.home.team, match.away.team
+            for violation in pairs_match_games_violations(home, away, games):
+                if violation.code == "pairs_match_one_game":
+                    refusals.append(("match", violation))
+        if sitting is not None:
+            day = others.filter(match__matchday=match.matchday_id).order_by("pk")
+            seated = [(game.sitting, game.team_a, game.team_b) for game in day]
+            seated.append((sitting, team_a, team_b))
+            for violation in sitting_koppels_violations(seated):
+                if (
+                    violation.code == "koppel_twice_in_sitting"
+                    and violation.params["index"] == len(seated) - 1
+                ):
+                    name = "team_a" if violation.params["koppel"] == team_a else "team_b"
+                    refusals.append((name, violation))
+        return refusals
+
+
+# A game's koppels and their players, to name them in messages.
+TEAM_NAME_JOINS = ["team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2"]
 
 
 RESULTS_READ_ONLY = _(
@@ -117,7 +160,7 @@ def score_sheet_link(game: Game) -> str:
     return format_html('<a href="{}">{}</a>', url, _("open the score sheet"))
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(AdminInputMixin, admin.TabularInline):
     """The game's rounds, read-only: they change only through the score sheet."""
 
     model = Round
@@ -142,8 +185,28 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(SimpleHistoryAdmin):
+class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
+    """Games: who plays where. Once a game holds a result (rounds, totals, or over) its
+    place, koppels and seats are fixed and it can't be deleted; every save or delete
+    refreshes its competition's table (a game added or gone changes whether its match is
+    complete)."""
+
     form = GameAdminForm
+    competition_lookup = "match__matchday__competition_id"
+    locked_fields = [
+        "match",
+        "sitting",
+        "table",
+        "team_a",
+        "team_b",
+        "seat_1",
+        "seat_2",
+        "seat_3",
+        "seat_4",
+    ]
+    locked_message = _(
+        "Nothing was deleted: %(rows)s have results. Results are undone on the score sheet first."
+    )
     list_display = [
         "__str__",
         "competition",
@@ -182,16 +245,6 @@ class GameAdmin(SimpleHistoryAdmin):
     readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet"]
     inlines = [RoundInline]
 
-    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        # A game added or moved changes which matches are complete: refresh the table, and
-        # the old competition's too when the game left it.
-        standings_refresh_on_commit(obj.match.matchday.competition_id)
-        old_match = form.initial.get("match") if change else None
-        if old_match is not None and old_match != obj.match_id:
-            old = Match.objects.select_related("matchday").get(pk=old_match)
-            standings_refresh_on_commit(old.matchday.competition_id)
-
     fieldsets = [
         (None, {"fields": ["match", "sitting", "table", "team_a", "team_b", "a_is_home"]}),
         (
@@ -228,7 +281,7 @@ class GameAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Round)
-class RoundAdmin(SimpleHistoryAdmin):
+class RoundAdmin(AdminInputMixin, SimpleHistoryAdmin):
     """Rounds to look up and audit (History); entered and corrected on the score sheet."""
 
     list_display = [
@@ -272,7 +325,7 @@ class RoundAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Standing)
-class StandingAdmin(admin.ModelAdmin):
+class StandingAdmin(AdminInputMixin, admin.ModelAdmin):
     """Computed rows (`standings_refresh`): to look at, never to edit. `byes` and `deducted`
     are already counted in `points`; `head_to_head` shows the mini-table points when
     head-to-head separated the entry from others tied with it."""

@@ -3,6 +3,10 @@
 Forms check the shape of the input (a known result, a seated caller, trick counts 0–13,
 both or none); whether the rules allow it is the engine's call, made by the services.
 Their `RuleViolation`s come back as form errors through `scoring.messages.rule_message`.
+
+Every form that writes carries hidden what its page showed: the round number it adds,
+or a `seen` token (`scoring.tokens`) of the round, game or match it changes. Both are
+required: a form without them is refused as a form error, never written blind.
 """
 
 from __future__ import annotations
@@ -17,11 +21,49 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game, Round
+from scoring.tokens import TOKEN_MAX_LENGTH, match_token
 from tournaments.models import Match
 
 MAX_TRICKS = 13
 # Far above any real total; keeps absurd numbers out of the database's small integers.
 MAX_TOTAL = 9999
+
+
+NUMBER_MISSING = _(
+    "This form does not say which round it adds (it was not sent from the score sheet): "
+    "reload the sheet and enter the round again."
+)
+SEEN_MISSING = _(
+    "This form does not say what it was opened on (it was not sent from its page): reload "
+    "the page and try again."
+)
+
+
+def seen_field() -> forms.CharField:
+    """The hidden `seen` token of a form (`scoring.tokens`); checked by `require_seen`.
+
+    Not required at the field: a hidden field's error would not show on the page, so
+    `require_seen` says it as an error of the whole form.
+    """
+    return forms.CharField(required=False, max_length=TOKEN_MAX_LENGTH, widget=forms.HiddenInput)
+
+
+def require_seen(form: forms.Form, name: str = "seen", message: Any = SEEN_MISSING) -> None:
+    """In `clean()`: a missing (or mangled) hidden token is an error of the whole form."""
+    if form.has_error(name) or not form.cleaned_data.get(name):
+        form.errors.pop(name, None)
+        form.add_error(None, forms.ValidationError(message, code=f"{name}_missing"))
+
+
+class SeenForm(forms.Form):
+    """A button without fields (close, reopen, confirm, delete): what its page showed."""
+
+    seen = seen_field()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
 
 
 def seat_names(game: Game) -> dict[int, str]:
@@ -34,7 +76,9 @@ class RoundForm(forms.Form):
     """One round as the director enters it: result, the koppel it is about, caller, tricks.
 
     `side` offers the two koppel names (values "a"/"b"); `caller` the four seated players
-    (left out when the game has no seats); tricks are optional, both or none.
+    (left out when the game has no seats); tricks are optional, both or none. A new round
+    requires the hidden `number` it adds; a correction (`correcting=True`) the hidden
+    `seen` token of the round as it was opened (`Round.token`).
     """
 
     result = forms.ChoiceField(
@@ -51,9 +95,11 @@ class RoundForm(forms.Form):
     tricks_b = forms.IntegerField(min_value=0, max_value=MAX_TRICKS, required=False)
     # The round number this form adds: a second phone, or the same form sent twice, must not
     # record the round again (`round_record(expected_number=…)`).
-    number = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    number = forms.IntegerField(
+        min_value=1, max_value=32767, required=False, widget=forms.HiddenInput
+    )
     # A correction: the round as it was when the form was opened (`Round.token`).
-    seen = forms.CharField(required=False, max_length=80, widget=forms.HiddenInput)
+    seen = seen_field()
 
     def __init__(
         self,
@@ -61,10 +107,13 @@ class RoundForm(forms.Form):
         game: Game,
         expected_caller: int | None = None,
         next_number: int | None = None,
+        correcting: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        self.correcting = correcting
+        del self.fields["number" if correcting else "seen"]
         if next_number is not None and not self.is_bound:
             self.initial["number"] = next_number
         name_a, name_b = str(game.team_a), str(game.team_b)
@@ -97,8 +146,7 @@ class RoundForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
-            "number",
-            "seen",
+            "seen" if correcting else "number",
             "result",
             InlineRadios("side"),
             *(["caller"] if "caller" in self.fields else []),
@@ -111,6 +159,10 @@ class RoundForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if self.correcting:
+            require_seen(self)
+        else:
+            require_seen(self, "number", NUMBER_MISSING)
         if not data.get("side"):
             if data.get("result") == "redeal":
                 data["side"] = "a"  # stored, but a redeal scores for neither koppel
@@ -151,49 +203,77 @@ class RoundForm(forms.Form):
         }
 
 
-class UndoForm(forms.Form):
-    """The round the director saw as the last one when pressing "undo"."""
+class UndoForm(SeenForm):
+    """The round the director saw as the last one when pressing "undo", and the sheet's
+    `game_token`."""
 
-    round = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    round = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_seen(self, "round")
+        return data
 
 
 class GameTotalsForm(forms.Form):
-    """The final totals of a game known only from a paper sheet."""
+    """The final totals of a game known only from a paper sheet, and the sheet's
+    `game_token` (`seen`)."""
 
     total_a = forms.IntegerField(min_value=0, max_value=MAX_TOTAL)
     total_b = forms.IntegerField(min_value=0, max_value=MAX_TOTAL)
+    seen = seen_field()
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, seen: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if seen and not self.is_bound:
+            self.initial["seen"] = seen
         self.fields["total_a"].label = str(game.team_a)
         self.fields["total_b"].label = str(game.team_b)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
+            "seen",
             Div(
                 Div("total_a", css_class="col-6"),
                 Div("total_b", css_class="col-6"),
                 css_class="row align-items-end",
-            )
+            ),
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
 
 
 class MatchTotalsForm(forms.Form):
-    """A match known only as reported totals (a newspaper result)."""
+    """A match known only as reported totals (a newspaper result), and the `match_token`
+    of the page (`seen`; an unbound form reads it from `match`)."""
 
     total_home = forms.IntegerField(min_value=0, max_value=MAX_TOTAL)
     total_away = forms.IntegerField(min_value=0, max_value=MAX_TOTAL)
+    seen = seen_field()
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_bound and not self.initial.get("seen"):
+            self.initial["seen"] = match_token(match, match.games.values_list("pk", flat=True))
         self.fields["total_home"].label = str(match.home)
         self.fields["total_away"].label = str(match.away)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
+            "seen",
             Div(
                 Div("total_home", css_class="col-6"),
                 Div("total_away", css_class="col-6"),
                 css_class="row align-items-end",
-            )
+            ),
         )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data

@@ -80,8 +80,8 @@ def _messages() -> dict[str, str]:
             "below and enter the round again only if it is really a new one."
         ),
         "round_changed": _(
-            "This round was corrected meanwhile (from another screen). Nothing was "
-            "overwritten: here is what it says now; correct it again if still needed."
+            "This round was changed meanwhile (from another screen). Nothing was "
+            "overwritten or deleted: here is what it says now; try again if still needed."
         ),
         # Lost updates and double submits (issue 6): a form carries what it saw.
         "round_already_recorded": _(

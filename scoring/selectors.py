@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
-from typing import Any
+from typing import Any, TypeVar, cast
 
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Exists, Max, Model, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.messages import RESULT_LABELS, pairing_reason_message
 from scoring.models import Game, Round, Standing
 from scoring.rules import (
     ByeOutcome,
@@ -27,7 +30,11 @@ from scoring.rules import (
     StandingRow,
     check_game_totals,
     compute_standings,
+    found_at_bye,
+    matchday_places_violations,
+    pairs_match_games_violations,
     replay,
+    sitting_koppels_violations,
 )
 from tournaments.models import (
     Bye,
@@ -42,7 +49,11 @@ from tournaments.models import (
 )
 from tournaments.schedules import club_movement
 
+logger = logging.getLogger(__name__)
+
 TEAM_JOINS = ("player_1", "player_2")
+ENTRY_JOINS = ("team__player_1", "team__player_2", "club")  # what `str(entry)` reads
+_M = TypeVar("_M", bound=Model)
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -52,6 +63,56 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
         for part in re.split(r"(\d+)", text)
         if part
     )
+
+
+def result_holders(rows: QuerySet[_M]) -> QuerySet[_M]:
+    """The rows of `rows` that hold a result: what an edit or a delete would lose or move.
+
+    `rows` is a queryset of games, matches, matchdays, byes or competitions (issue 6,
+    "admin side doors"; the services' "has results" too):
+
+    - a game: it has a round or entered totals, or is over (finished or closed);
+    - a match: reported totals, a forfeit, or a game holding a result;
+    - a matchday: a match holding a result (a game in play too);
+    - a bye: its matchday is *played* (`matchday_results`), exactly when the bye starts to
+      count in the standings;
+    - a competition: a matchday holding a result.
+
+    Returns a filtered `rows` (one query when evaluated). Raises TypeError for another model.
+    """
+    games = Game.objects.filter(
+        Q(rounds__isnull=False) | Q(total_a__isnull=False) | ~Q(status=Game.Status.OPEN)
+    )
+    matches = Match.objects.filter(
+        Q(total_home__isnull=False) | ~Q(forfeit="") | Q(pk__in=games.values("match_id"))
+    )
+    played = matches.values("matchday_id")
+    lookups: dict[type[Model], Q] = {
+        Game: Q(pk__in=games.values("pk")),
+        Match: Q(pk__in=matches.values("pk")),
+        Matchday: Q(pk__in=played),
+        Bye: Q(Exists(matchday_results(matchday=OuterRef("matchday")))),
+        Competition: Q(matchdays__in=played),
+    }
+    if rows.model not in lookups:
+        raise TypeError(f"{rows.model.__name__} rows don't hold results")
+    return rows.filter(pk__in=rows.model._default_manager.filter(lookups[rows.model]).values("pk"))
+
+
+def holds_result(row: Game | Match | Matchday | Bye | Competition) -> bool:
+    """Whether one saved row holds a result (`result_holders`)."""
+    return result_holders(type(row)._default_manager.filter(pk=row.pk)).exists()
+
+
+def entries_on_schedule(rows: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries of `rows` that have a match or a bye: their competition, koppel and club
+    stay as they are (the database refuses it too, `entry_scheduled_fixed`)."""
+    scheduled = (
+        Q(pk__in=Match.objects.values("home_id"))
+        | Q(pk__in=Match.objects.values("away_id"))
+        | Q(pk__in=Bye.objects.values("entry_id"))
+    )
+    return rows.filter(scheduled)
 
 
 def competition_entries(*, competition: Competition) -> list[Entry]:
@@ -222,11 +283,43 @@ def competition_ineligible_players(*, competition: Competition) -> dict[int, dic
         team_a, team_b = players[:4], players[4:]
         home_team, away_team = (team_a, team_b) if a_is_home else (team_b, team_a)
         for side, entry_id, team in (("home", home_id, home_team), ("away", away_id, away_team)):
-            club_id = clubs[entry_id]
+            club_id = clubs.get(entry_id)
+            if club_id is None:
+                continue  # an entry of another competition: left out of the standings
             for player_id, name in ((team[0], team[1]), (team[2], team[3])):
                 if (club_id, player_id) not in on_squad and name not in found[match_id][side]:
                     found[match_id][side].append(str(name))
     return {match_id: dict(sides) for match_id, sides in found.items()}
+
+
+def matchday_results(*, matchday: Matchday | OuterRef) -> QuerySet[Match]:
+    """The matches of `matchday` that have a result: a finished or closed game, reported
+    totals or a forfeit. A matchday is *played* once it has one (README "Standings").
+
+    Only stored results decide it, never the clock or the matchday's date, so standings
+    stay a function of the data: a round robin made for next March gives nobody a bye's
+    points today, and a matchday played earlier than its date counts at once.
+    `matchday` may be an `OuterRef` to filter byes (or matchdays) in one query.
+    """
+    finished_games = Game.objects.filter(match=OuterRef("pk")).exclude(status=Game.Status.OPEN)
+    return Match.objects.filter(
+        Q(matchday=matchday), ~Q(forfeit="") | Q(total_home__isnull=False) | Exists(finished_games)
+    )
+
+
+def competitions_standings_stale(*, stale_for: timedelta) -> list[int]:
+    """Ids of the competitions whose standings have owed a refresh for longer than
+    `stale_for` (`Competition.standings_stale_since`), oldest first.
+
+    The periodic sweep (`scoring.tasks.standings_refresh_stale`) refreshes these; a
+    younger mark belongs to a refresh that is most likely queued or running right now.
+    """
+    cutoff = timezone.now() - stale_for
+    return list(
+        Competition.objects.filter(standings_stale_since__lt=cutoff)
+        .order_by("standings_stale_since", "pk")
+        .values_list("pk", flat=True)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,9 +343,11 @@ def competition_standings_inputs(
     `scores`: the competition's `competition_match_scores`, when the caller has them already.
 
     A match counts once it is forfeited, has reported totals, or games that are all over
-    (and confirmed, when the competition asks for it). A side that fielded a player not on
-    its club's squad loses the match by forfeit; if it lost anyway, it loses
-    `ineligible_deduction` competition points instead (issue 3, squads).
+    (and confirmed, when the competition asks for it). A bye counts once its matchday is
+    played (`matchday_results`), so a schedule made ahead gives nobody points today. A
+    side that fielded a player not on its club's squad loses the match by forfeit; if it
+    lost anyway, it loses `ineligible_deduction` competition points instead (issue 3,
+    squads).
     """
     if scores is None:
         scores = competition_match_scores(competition=competition)
@@ -322,11 +417,14 @@ def competition_standings_inputs(
             points_for=competition.bye_score_for,
             points_against=competition.bye_score_against,
         )
-        for entry_id in Bye.objects.filter(matchday__competition=competition).values_list(
-            "entry_id", flat=True
-        )
+        for entry_id in Bye.objects.filter(matchday__competition=competition)
+        .filter(Exists(matchday_results(matchday=OuterRef("matchday"))))
+        .values_list("entry_id", flat=True)
     ]
-    for deduction in Deduction.objects.filter(competition=competition).order_by("created_at"):
+    # A voided deduction counts no more (and is not listed): its row stays for the audit.
+    for deduction in Deduction.objects.filter(
+        competition=competition, voided_at__isnull=True
+    ).order_by("created_at"):
         deductions[deduction.entry_id] += deduction.points
         adjustments.append(
             Adjustment(
@@ -353,16 +451,33 @@ def competition_table(
     """The ranked table as it stands now, computed from the results (not the stored rows).
 
     `tiebreaks` defaults to the competition's own; Swiss pairing ranks on points and saldo.
+
+    A match, bye or deduction of an entry of another competition (stored before the
+    database refused it, issue 6) is left out and logged, not an error: one bad row must
+    not stop the whole table. `manage.py check_results` and the matchday page list it.
     """
     entries = competition_entries(competition=competition)
     inputs = competition_standings_inputs(competition=competition)
+    ours = {entry.pk for entry in entries}
+    outcomes = [o for o in inputs.outcomes if {o.home, o.away} <= ours]
+    byes = [bye for bye in inputs.byes if bye.entry in ours]
+    deductions = {entry: points for entry, points in inputs.deductions.items() if entry in ours}
+    if len(outcomes) + len(byes) + len(deductions) < (
+        len(inputs.outcomes) + len(inputs.byes) + len(inputs.deductions)
+    ):
+        logger.warning(
+            "standings of %s leave out results of entries of another competition "
+            "(manage.py check_results %s lists them)",
+            competition.slug,
+            competition.slug,
+        )
     return compute_standings(
         [entry.pk for entry in entries],
-        inputs.outcomes,
+        outcomes,
         scheme=competition.points_scheme,
         tiebreaks=competition.tiebreaks if tiebreaks is None else tiebreaks,
-        byes=inputs.byes,
-        deductions=inputs.deductions,
+        byes=byes,
+        deductions=deductions,
     )
 
 
@@ -434,24 +549,38 @@ class RepeatBye:
 @dataclass(frozen=True, slots=True)
 class MatchdayProblems:
     """What the director should look at on a matchday: entries neither playing nor on a
-    bye, matches without a table, rematches and second byes."""
+    bye, matches without a table, rematches and second byes; and what the rules forbid but
+    was stored before the database refused it (issue 6): entries of another competition
+    (`foreign`) and entries with more than one place (`twice`)."""
 
     left_out: list[Entry]
     without_table: list[Match]
     rematches: list[Rematch]
     repeat_byes: list[RepeatBye]
+    foreign: list[Entry] = field(default_factory=list)
+    twice: list[Entry] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.left_out or self.without_table or self.rematches or self.repeat_byes)
+        return bool(
+            self.left_out
+            or self.without_table
+            or self.rematches
+            or self.repeat_byes
+            or self.foreign
+            or self.twice
+        )
 
 
 def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
-    """The problems of one matchday, in three queries (entries, matches, byes).
+    """The problems of one matchday, in three queries (entries, matches, byes), and one
+    more for entries of another competition when there are any.
 
     A rematch is a pairing of two entries that met on an earlier matchday (in a double round
     robin: met twice already); a repeat bye one for an entry that had a bye on an earlier
     matchday (double round robin: two). Pairings themselves may allow both when nothing
-    else was possible; the director decides.
+    else was possible; the director decides. An entry of another competition or with two
+    places (`scoring.rules.matchday_places_violations`) is listed, never an error: the page
+    must show what is stored, to be put right.
     """
     competition = matchday.competition
     allowed = 2 if competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN else 1
@@ -467,7 +596,6 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
         .order_by("table", "pk")
     ):
         if match.matchday_id == matchday.pk:
-            match.home, match.away = by_id[match.home_id], by_id[match.away_id]
             matches.append(match)
         else:
             met[frozenset((match.home_id, match.away_id))].append(match.matchday.number)
@@ -477,10 +605,21 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
         matchday__competition=competition, matchday__number__lte=matchday.number
     ).select_related("matchday"):
         if bye.matchday_id == matchday.pk:
-            bye.entry = by_id[bye.entry_id]
             byes.append(bye)
         else:
             had_bye[bye.entry_id].append(bye.matchday.number)
+    playing = [(match.home_id, match.away_id) for match in matches]
+    resting = [bye.entry_id for bye in byes]
+    places = list(matchday_places_violations(playing, resting, entries=by_id.keys()))
+    others = {v.params["entry"] for v in places if v.code == "entry_other_competition"}
+    named = dict(by_id)
+    if others:
+        foreign = Entry.objects.filter(pk__in=others).select_related(*ENTRY_JOINS)
+        named.update((entry.pk, entry) for entry in foreign)
+    for match in matches:
+        match.home, match.away = named[match.home_id], named[match.away_id]
+    for bye in byes:
+        bye.entry = named[bye.entry_id]
     busy = {bye.entry_id for bye in byes}
     for match in matches:
         busy |= {match.home_id, match.away_id}
@@ -494,11 +633,14 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
         for bye in byes
         if len(numbers := had_bye[bye.entry_id]) >= allowed
     ]
+    twice = dict.fromkeys(v.params["entry"] for v in places if v.code == "entry_twice_on_matchday")
     return MatchdayProblems(
         left_out=[entry for entry in entries if entry.pk not in busy],
         without_table=[match for match in matches if match.table is None],
         rematches=rematches,
         repeat_byes=repeat_byes,
+        foreign=[named[entry_id] for entry_id in sorted(others)],
+        twice=[named[entry_id] for entry_id in twice],
     )
 
 
@@ -852,3 +994,890 @@ def match_sittings(
             team, points = max(koppels.values(), key=lambda slot: slot[1])
             top[side] = TopKoppel(team, points)
     return sittings, top
+
+
+# ================================================================ audit history
+#
+# The directors' history pages read simple-history's records (`<Model>.history`): one
+# record a save, "+" created, "~" changed, "-" deleted, with the user the middleware saw.
+# Consecutive records of one object are compared with `diff_against` (no queries: foreign
+# keys stay ids) and worded here; names come from one query per kind of thing named.
+
+# A write saves several rows in one transaction (a correction: the round, the later
+# rounds' points, the game's score), milliseconds apart; records that follow one another
+# this closely, by the same user, and only carry what the engine derived are one change.
+_SAME_WRITE = timedelta(seconds=5)
+_GAME_DERIVED = frozenset(
+    {"score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "confirmed_by"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One change on a director's history page, in words.
+
+    `when` is when it was saved; `who` the user's name, "" when no user made it (an import
+    or a management command); `what` one sentence; `details` the "old → new" phrases;
+    `game_id`, on a match's page, the game whose own history page tells more.
+    """
+
+    when: datetime
+    who: str
+    what: str
+    details: tuple[str, ...] = ()
+    game_id: int | None = None
+
+
+@dataclass(slots=True)
+class _Event:
+    """A `HistoryLine` being built; `derived` events may join the write before them."""
+
+    when: datetime
+    user_id: int | None
+    who: str
+    what: str
+    details: list[str]
+    derived: bool = False
+    game_id: int | None = None
+    # What a derived event adds to the write it joins (see `_merged`); only its details
+    # when it joins a change of the same row (`subject`: model name and id).
+    joined: tuple[str, ...] = ()
+    subject: tuple[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Names:
+    teams: dict[int, str]
+    players: dict[int, str]
+    entries: dict[int, str]
+
+    def team(self, pk: int | None) -> str:
+        return "—" if pk is None else self.teams.get(pk, _("koppel #%(id)s") % {"id": pk})
+
+    def player(self, pk: int | None) -> str:
+        return "—" if pk is None else self.players.get(pk, _("player #%(id)s") % {"id": pk})
+
+    def entry(self, pk: int | None) -> str:
+        return "—" if pk is None else self.entries.get(pk, _("entry #%(id)s") % {"id": pk})
+
+
+def _history_names(
+    *,
+    team_ids: Iterable[int | None],
+    player_ids: Iterable[int | None],
+    entry_ids: Iterable[int],
+    known_teams: Iterable[Team] = (),
+) -> _Names:
+    """The names the history records refer to by id: one query a kind, none when unused
+    (`known_teams` are loaded already)."""
+    known = {team.pk: str(team) for team in known_teams}
+    teams = {pk for pk in team_ids if pk is not None} - known.keys()
+    players = {pk for pk in player_ids if pk is not None}
+    entries = set(entry_ids)
+    return _Names(
+        teams=known
+        | {
+            team.pk: str(team)
+            for team in (
+                Team.objects.filter(pk__in=teams).select_related(*TEAM_JOINS) if teams else []
+            )
+        },
+        players=dict(Player.objects.filter(pk__in=players).values_list("pk", "name"))
+        if players
+        else {},
+        entries={
+            entry.pk: str(entry)
+            for entry in (
+                Entry.objects.filter(pk__in=entries).select_related(
+                    "team__player_1", "team__player_2", "club"
+                )
+                if entries
+                else []
+            )
+        },
+    )
+
+
+def _history_of(model: type[Model], **filters: Any) -> list[Any]:
+    """The history records of `model` matching `filters`, oldest first, users joined."""
+    history = model.history  # type: ignore[attr-defined]
+    return list(
+        history.filter(**filters)
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    )
+
+
+def _with_previous(records: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
+    """Each record (oldest first) with the record before it of the same row, or None."""
+    previous: dict[int, Any] = {}
+    for record in records:
+        yield record, previous.get(record.id)
+        previous[record.id] = record
+
+
+def _changes(record: Any, previous: Any) -> dict[str, tuple[Any, Any]]:
+    """field name -> (old, new) of what `record` changed since `previous`."""
+    delta = record.diff_against(previous)
+    return {change.field: (change.old, change.new) for change in delta.changes}
+
+
+def _event(record: Any, what: str, details: Iterable[str] = (), **extra: Any) -> _Event:
+    user = record.history_user
+    who = (user.get_full_name() or user.get_username()) if user is not None else ""
+    subject = (type(record).__name__, record.id)
+    return _Event(
+        record.history_date,
+        record.history_user_id,
+        who,
+        what,
+        list(details),
+        subject=subject,
+        **extra,
+    )
+
+
+def _arrow(old: Any, new: Any) -> str:
+    return _("%(old)s → %(new)s") % {"old": old, "new": new}
+
+
+def _score(a: int | None, b: int | None) -> str:
+    return _("none") if a is None else f"{a}–{b}"
+
+
+def _round_points(a: int, b: int, koppels: tuple[str, str]) -> str:
+    if a:
+        return _("%(points)s points to %(koppel)s") % {"points": a, "koppel": koppels[0]}
+    if b:
+        return _("%(points)s points to %(koppel)s") % {"points": b, "koppel": koppels[1]}
+    return _("no points")
+
+
+def _round_about(record: Any, koppels: tuple[str, str]) -> str:
+    """ "kap for Noord": the round's result and the koppel it is about."""
+    return _("%(result)s for %(koppel)s") % {
+        "result": RESULT_LABELS.get(record.result, record.result),
+        "koppel": koppels[0] if record.side == "a" else koppels[1],
+    }
+
+
+def _round_facts(record: Any, names: _Names, koppels: tuple[str, str]) -> list[str]:
+    facts = []
+    if record.caller_id is not None:
+        facts.append(_("caller %(name)s") % {"name": names.player(record.caller_id)})
+    if record.tricks_a is not None:
+        facts.append(_("tricks %(tricks)s") % {"tricks": _score(record.tricks_a, record.tricks_b)})
+    facts.append(_round_points(record.points_a, record.points_b, koppels))
+    return facts
+
+
+def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -> list[_Event]:
+    """Round N added / corrected / deleted, renumbered or re-scored, in words."""
+    events = []
+    for record, previous in _with_previous(records):
+        number = {"number": record.number}
+        if record.history_type == "+":
+            what = _("Round %(number)s added: %(about)s") % {
+                **number,
+                "about": _round_about(record, koppels),
+            }
+            events.append(_event(record, what, _round_facts(record, names, koppels)))
+            continue
+        if record.history_type == "-":
+            what = _("Round %(number)s deleted: %(about)s") % {
+                **number,
+                "about": _round_about(record, koppels),
+            }
+            events.append(_event(record, what, _round_facts(record, names, koppels)))
+            continue
+        if previous is None:
+            continue  # history began after the row was made: nothing to compare with
+        changed = _changes(record, previous)
+        details = []
+        if "result" in changed:
+            old, new = changed["result"]
+            details.append(
+                _("result %(change)s")
+                % {"change": _arrow(RESULT_LABELS.get(old, old), RESULT_LABELS.get(new, new))}
+            )
+        if "side" in changed:
+            old, new = (koppels[0] if side == "a" else koppels[1] for side in changed["side"])
+            details.append(_("koppel %(change)s") % {"change": _arrow(old, new)})
+        if "caller" in changed:
+            old, new = (names.player(pk) for pk in changed["caller"])
+            details.append(_("caller %(change)s") % {"change": _arrow(old, new)})
+        if {"tricks_a", "tricks_b"} & changed.keys():
+            old = _score(previous.tricks_a, previous.tricks_b)
+            new = _score(record.tricks_a, record.tricks_b)
+            details.append(_("tricks %(change)s") % {"change": _arrow(old, new)})
+        corrected = bool(details)
+        if {"points_a", "points_b"} & changed.keys():
+            old = _round_points(previous.points_a, previous.points_b, koppels)
+            new = _round_points(record.points_a, record.points_b, koppels)
+            details.append(_arrow(old, new))
+        if corrected:
+            what = _("Round %(number)s corrected") % number
+        elif "number" in changed:
+            what = _("Round %(old)s is now round %(new)s") % dict(
+                zip(("old", "new"), changed["number"], strict=True)
+            )
+        elif details:
+            what = _("Round %(number)s re-scored") % number
+        else:
+            continue
+        joined = (
+            (_("%(what)s: %(details)s") % {"what": what, "details": "; ".join(details)},)
+            if details
+            else (what,)
+        )
+        events.append(_event(record, what, details, derived=not corrected, joined=joined))
+    return events
+
+
+def _game_place(record: Any) -> str:
+    return _("table %(table)s, sitting %(sitting)s") % {
+        "table": record.table,
+        "sitting": record.sitting,
+    }
+
+
+def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+    """One game record in words: created, deleted, totals, closed, reopened, confirmed,
+    moved, seats; `derived` when it only carries what the engine computed (the score)."""
+    koppels = _("%(a)s – %(b)s") % {
+        "a": names.team(record.team_a_id),
+        "b": names.team(record.team_b_id),
+    }
+    if record.history_type == "+":
+        what = _("Game created: %(koppels)s at %(place)s") % {
+            "koppels": koppels,
+            "place": _game_place(record),
+        }
+        return _event(record, what, game_id=record.id)
+    if record.history_type == "-":
+        what = _("Game removed: %(koppels)s at %(place)s") % {
+            "koppels": koppels,
+            "place": _game_place(record),
+        }
+        return _event(record, what, game_id=record.id)
+    if previous is None:
+        return None
+    changed = _changes(record, previous)
+    whats: list[str] = []
+    details: list[str] = []
+    if {"total_a", "total_b"} & changed.keys():
+        old = _score(previous.total_a, previous.total_b)
+        new = _score(record.total_a, record.total_b)
+        if previous.total_a is None:
+            whats.append(_("Totals entered: %(totals)s") % {"totals": new})
+        elif record.total_a is None:
+            whats.append(_("Totals cleared (were %(totals)s)") % {"totals": old})
+        else:
+            whats.append(_("Totals corrected: %(change)s") % {"change": _arrow(old, new)})
+    if "status" in changed:
+        old, new = changed["status"]
+        if new == Game.Status.CLOSED:
+            whats.append(_("Closed by the director"))
+        elif old == Game.Status.CLOSED:
+            whats.append(_("Reopened"))
+        elif new == Game.Status.FINISHED:
+            details.append(_("game over"))
+        else:
+            details.append(_("in play again"))
+    if "confirmed_at" in changed:
+        if record.confirmed_at is not None:
+            whats.append(_("Result confirmed"))
+        else:
+            details.append(_("confirmation withdrawn: the result changed"))
+    for field_name, label in (("team_a", _("koppel A")), ("team_b", _("koppel B"))):
+        if field_name in changed:
+            old, new = (names.team(pk) for pk in changed[field_name])
+            details.append(_("%(label)s %(change)s") % {"label": label, "change": _arrow(old, new)})
+    seats = ("seat_1", "seat_2", "seat_3", "seat_4")
+    if set(seats) & changed.keys():
+        old, new = (
+            ", ".join(names.player(getattr(version, f"{seat}_id")) for seat in seats)
+            for version in (previous, record)
+        )
+        details.append(_("seats %(change)s") % {"change": _arrow(old, new)})
+    if {"table", "sitting"} & changed.keys():
+        change = _arrow(_game_place(previous), _game_place(record))
+        details.append(change)
+    if "a_is_home" in changed:
+        details.append(_("koppel A plays for the other side now"))
+    if "match" in changed:
+        details.append(_("moved to another match"))
+    setup = {"team_a", "team_b", "table", "sitting", "a_is_home", "match", *seats}
+    if not whats and setup & changed.keys():
+        whats.append(_("Game changed"))
+    if {"score_a", "score_b"} & changed.keys():
+        details.append(
+            _("score %(change)s")
+            % {
+                "change": _arrow(
+                    _score(previous.score_a, previous.score_b),
+                    _score(record.score_a, record.score_b),
+                )
+            }
+        )
+    if not whats and not details:
+        return None
+    what = "; ".join(whats) if whats else _("Score updated")
+    return _event(
+        record, what, details, derived=not whats, game_id=record.id, joined=tuple(details)
+    )
+
+
+def _merged(events: list[_Event]) -> list[HistoryLine]:
+    """Oldest-first events as lines, newest first; a derived event joins the event just
+    before it when the same user saved both in one write (`_SAME_WRITE`)."""
+    merged: list[_Event] = []
+    for event in sorted(events, key=lambda event: event.when):
+        last = merged[-1] if merged else None
+        if (
+            event.derived
+            and last is not None
+            and last.user_id == event.user_id
+            and event.when - last.when <= _SAME_WRITE
+        ):
+            last.details.extend(event.details if last.subject == event.subject else event.joined)
+            continue
+        merged.append(event)
+    return [
+        HistoryLine(event.when, event.who, event.what, tuple(event.details), event.game_id)
+        for event in reversed(merged)
+    ]
+
+
+def game_history(*, game: Game) -> list[HistoryLine]:
+    """Every change of one game, newest first: rounds added, corrected (old → new),
+    deleted, renumbered or re-scored; totals entered or cleared; closed, reopened,
+    confirmed; seats and places. The score the engine derived joins the change that
+    caused it. Three queries whatever the number of changes (game records, round records,
+    player names); `game` comes with its koppels (`game_detail`).
+    """
+    game_records = _history_of(Game, id=game.pk)
+    round_records = _history_of(Round, game_id=game.pk)
+    seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
+    names = _history_names(
+        team_ids=[game.team_a_id, game.team_b_id]
+        + [pk for record in game_records for pk in (record.team_a_id, record.team_b_id)],
+        player_ids=[record.caller_id for record in round_records]
+        + [getattr(record, seat) for record in game_records for seat in seats],
+        entry_ids=[],
+        known_teams=(game.team_a, game.team_b),
+    )
+    koppels = (names.team(game.team_a_id), names.team(game.team_b_id))
+    events = _round_events(round_records, names, koppels)
+    for record, previous in _with_previous(game_records):
+        event = _game_event(record, previous, names)
+        if event is not None:
+            event.game_id = None  # on the game's own page there is nothing to link to
+            events.append(event)
+    return _merged(events)
+
+
+def _match_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+    """One match record in words: created, reported totals, forfeit, lineup, table."""
+    if record.history_type == "+":
+        what = _("Match created: %(home)s – %(away)s") % {
+            "home": names.entry(record.home_id),
+            "away": names.entry(record.away_id),
+        }
+        made = [_("table %(table)s") % {"table": record.table}] if record.table else []
+        reason = pairing_reason_message(record.pairing_reason)
+        if reason:
+            made.append(reason)
+        return _event(record, what, made)
+    if record.history_type == "-":
+        return _event(record, _("Match deleted"))
+    if previous is None:
+        return None
+    changed = _changes(record, previous)
+    whats: list[str] = []
+    details: list[str] = []
+    if {"total_home", "total_away"} & changed.keys():
+        old = _score(previous.total_home, previous.total_away)
+        new = _score(record.total_home, record.total_away)
+        if previous.total_home is None:
+            whats.append(_("Reported totals entered: %(totals)s") % {"totals": new})
+        elif record.total_home is None:
+            whats.append(_("Reported totals cleared (were %(totals)s)") % {"totals": old})
+        else:
+            whats.append(_("Reported totals corrected: %(change)s") % {"change": _arrow(old, new)})
+    if {"forfeit", "forfeit_reason"} & changed.keys():
+        if not record.forfeit:
+            whats.append(_("Forfeit lifted"))
+        else:
+            whats.append(
+                _("Forfeit: %(side)s. Reason: %(reason)s")
+                % {"side": Match.Forfeit(record.forfeit).label, "reason": record.forfeit_reason}
+            )
+    if "lineup" in changed:
+        whats.append(_("Lineup set") if not previous.lineup else _("Lineup changed"))
+        details.extend(_lineup_words(record.lineup or {}, names))
+    if {"home", "away"} & changed.keys():
+        whats.append(_("Entries changed"))
+        for field_name, label in (("home", _("home")), ("away", _("away"))):
+            if field_name in changed:
+                old, new = (names.entry(pk) for pk in changed[field_name])
+                details.append(
+                    _("%(label)s %(change)s") % {"label": label, "change": _arrow(old, new)}
+                )
+    if "table" in changed:
+        whats.append(
+            _("Table %(change)s") % {"change": _arrow(*(t or "—" for t in changed["table"]))}
+        )
+    if "matchday" in changed:
+        whats.append(_("Moved to another matchday"))
+    if "pairing_reason" in changed:
+        reason = pairing_reason_message(record.pairing_reason)
+        if reason:
+            details.append(reason)
+    if not whats and not details:
+        return None
+    return _event(record, "; ".join(whats) or _("Pairing reason changed"), details)
+
+
+def _lineup_words(lineup: dict[str, Any], names: _Names) -> list[str]:
+    """ "home: K1, K2, —" and "away: …", and who joins late, from `Match.lineup`."""
+    words = []
+    for side, label in (("home", _("home")), ("away", _("away"))):
+        places = lineup.get(side) or []
+        words.append(
+            _("%(side)s: %(koppels)s")
+            % {"side": label, "koppels": ", ".join(names.team(pk) for pk in places) or "—"}
+        )
+    for team_id, sitting in (lineup.get("late") or {}).items():
+        words.append(
+            _("%(koppel)s joins at sitting %(sitting)s")
+            % {"koppel": names.team(int(team_id)), "sitting": sitting}
+        )
+    return words
+
+
+def _deduction_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+    about = {"points": record.points, "entry": names.entry(record.entry_id)}
+    reason = _("reason: %(reason)s") % {"reason": record.reason}
+    if record.history_type == "+":
+        return _event(
+            record, _("Deduction added: %(points)s points from %(entry)s") % about, [reason]
+        )
+    if record.history_type == "-":
+        return _event(
+            record, _("Deduction deleted: %(points)s points from %(entry)s") % about, [reason]
+        )
+    if previous is None or "voided_at" not in _changes(record, previous):
+        return None
+    if record.voided_at is None:
+        return _event(record, _("Deduction counts again: %(points)s points from %(entry)s") % about)
+    why = _("why: %(reason)s") % {"reason": record.void_reason}
+    return _event(
+        record, _("Deduction voided: %(points)s points from %(entry)s") % about, [reason, why]
+    )
+
+
+def _bye_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+    entry = {"entry": names.entry(record.entry_id)}
+    if record.history_type == "+":
+        return _event(record, _("Bye on this matchday for %(entry)s") % entry)
+    if record.history_type == "-":
+        return _event(record, _("Bye of %(entry)s removed") % entry)
+    if previous is None or previous.entry_id == record.entry_id:
+        return None
+    change = _arrow(names.entry(previous.entry_id), names.entry(record.entry_id))
+    return _event(record, _("Bye moved: %(change)s") % {"change": change})
+
+
+def match_history(*, match: Match) -> list[HistoryLine]:
+    """Every change of one match, newest first: created, reported totals, forfeits,
+    lineups, tables; its games created, removed, finished, closed, reopened, confirmed or
+    entered as totals (each links to the game's own history for its rounds); deductions
+    tied to the match added or voided; byes given, moved or removed on its matchday.
+
+    Seven queries whatever the number of changes: match, game, deduction and bye records,
+    then entry, koppel and player names.
+    """
+    match_records = _history_of(Match, id=match.pk)
+    game_records = _history_of(Game, match_id=match.pk)
+    deduction_records = _history_of(Deduction, match_id=match.pk)
+    bye_records = _history_of(Bye, matchday_id=match.matchday_id)
+    seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
+    names = _history_names(
+        team_ids=[
+            *(pk for record in game_records for pk in (record.team_a_id, record.team_b_id)),
+            *(
+                pk
+                for record in match_records
+                for side in ("home", "away")
+                for pk in ((record.lineup or {}).get(side) or [])
+            ),
+        ],
+        player_ids=[getattr(record, seat) for record in game_records for seat in seats],
+        entry_ids=[
+            *(pk for record in match_records for pk in (record.home_id, record.away_id)),
+            *(record.entry_id for record in (*deduction_records, *bye_records)),
+        ],
+    )
+    events: list[_Event] = []
+    for record, previous in _with_previous(match_records):
+        if event := _match_event(record, previous, names):
+            events.append(event)
+    for record, previous in _with_previous(game_records):
+        event = _game_event(record, previous, names)
+        if event is None:
+            continue
+        if event.derived:
+            # The score moves with every round (the game's page lists those); here only
+            # the moment a game is over, or in play again, is worth a line.
+            if previous is None or previous.status == record.status:
+                continue
+            event.what = (
+                _("Game over: %(score)s") % {"score": _score(record.score_a, record.score_b)}
+                if record.status != Game.Status.OPEN
+                else _("Game in play again")
+            )
+            event.details = []
+            event.derived = False
+        if record.history_type == "~":  # "created"/"removed" name the place already
+            event.what = _("%(place)s: %(what)s") % {
+                "place": _game_place(record).capitalize(),
+                "what": event.what,
+            }
+        events.append(event)
+    for record, previous in _with_previous(deduction_records):
+        if event := _deduction_event(record, previous, names):
+            events.append(event)
+    for record, previous in _with_previous(bye_records):
+        if event := _bye_event(record, previous, names):
+            events.append(event)
+    return _merged(events)
+
+
+# ------------------------------------------------------------------ stored faults (check_results)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultProblem:
+    """A stored fault that `manage.py check_results` lists: `place` names where, as the
+    importer does (`matchday 3, match a-b, game table 2, round 5`), and `violation` what
+    (worded by `scoring.messages.rule_message`)."""
+
+    place: str
+    violation: RuleViolation
+
+
+# Game fields the services derive from the rounds (or the entered totals).
+GAME_DERIVED_FIELDS = ("score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status")
+
+
+def competition_result_problems(*, competition: Competition) -> list[ResultProblem]:
+    """Every stored fault in a competition's schedule, results and standings (issue 6).
+
+    The rules are the engine's, checked over what is stored, in a few queries:
+
+    - who plays where, each matchday (`scoring.rules.matchday_places_violations`): an entry
+      of another competition, an entry with two places (a bye included);
+    - the games (`pairs_match_games_violations`, `sitting_koppels_violations`): a pairs
+      match with more than one game, or none while it has no reported totals and no
+      forfeit; a game of koppels that are not the pairs match's; a koppel at two tables in
+      a sitting of a matchday;
+    - a match with reported totals and games with rounds (the rounds don't count);
+    - a game whose score, kaps, baunies or status, or a round whose points, differ from a
+      replay of its rounds through the engine (from its totals, for a game entered as
+      totals), and rounds the engine refuses under the competition's rules;
+    - standings rows that differ from a fresh computation (`competition_table`).
+
+    Entries and koppels are named by key; an entry of another competition as
+    "key (its competition's slug)". Returns [] for a competition with nothing wrong.
+    """
+    problems = _places_problems(competition)
+    problems += _game_problems(competition)
+    problems += _standings_problems(competition)
+    return problems
+
+
+def _matchday_place(number: int) -> str:
+    return _("matchday %(number)s") % {"number": number}
+
+
+def _match_place(match: Match, names: dict[int, str]) -> str:
+    slug = f"{names[match.home_id]}-{names[match.away_id]}"
+    return ", ".join((_matchday_place(match.matchday.number), _("match %(slug)s") % {"slug": slug}))
+
+
+def _entry_names(competition: Competition, ids: Iterable[int]) -> dict[int, str]:
+    """Entry id -> key; "key (slug)" for an entry of another competition."""
+    names: dict[int, str] = {}
+    for entry in Entry.objects.filter(pk__in=set(ids)).select_related(
+        "team", "club", "competition"
+    ):
+        names[entry.pk] = (
+            entry.key
+            if entry.competition_id == competition.pk
+            else f"{entry.key} ({entry.competition.slug})"
+        )
+    return names
+
+
+def _named(violation: RuleViolation, names: dict[Any, str], keys: Sequence[str]) -> RuleViolation:
+    """`violation` with the ids in `keys` of its params (single, or (home, away) places)
+    replaced by names."""
+    params = dict(violation.params)
+    for key in keys:
+        value = params.get(key)
+        if isinstance(value, tuple):
+            params[key] = tuple(names.get(item, item) for item in value)
+        elif value is not None:
+            params[key] = names.get(value, value)
+    return RuleViolation(violation.code, **params)
+
+
+def _places_problems(competition: Competition) -> list[ResultProblem]:
+    matches = list(
+        Match.objects.filter(matchday__competition=competition)
+        .select_related("matchday")
+        .order_by("matchday__number", "pk")
+    )
+    byes = list(
+        Bye.objects.filter(matchday__competition=competition)
+        .select_related("matchday")
+        .order_by("matchday__number", "pk")
+    )
+    ours = set(competition.entries.values_list("pk", flat=True))
+    names = _entry_names(
+        competition,
+        [*(m.home_id for m in matches), *(m.away_id for m in matches), *(b.entry_id for b in byes)],
+    )
+    day_matches_of: dict[int, list[Match]] = defaultdict(list)
+    day_byes_of: dict[int, list[Bye]] = defaultdict(list)
+    for match in matches:
+        day_matches_of[match.matchday.number].append(match)
+    for bye in byes:
+        day_byes_of[bye.matchday.number].append(bye)
+    problems: list[ResultProblem] = []
+    for number in sorted(day_matches_of.keys() | day_byes_of.keys()):
+        day_matches, day_byes = day_matches_of[number], day_byes_of[number]
+        for violation in matchday_places_violations(
+            [(m.home_id, m.away_id) for m in day_matches],
+            [b.entry_id for b in day_byes],
+            entries=ours,
+        ):
+            params = violation.params
+            index = params["index"]
+            if found_at_bye(violation):
+                bye = day_byes[index]
+                place = ", ".join(
+                    (_matchday_place(number), _("bye %(entry)s") % {"entry": names[bye.entry_id]})
+                )
+            else:
+                place = _match_place(day_matches[index], names)
+            named = _named(violation, names, ("entry", "first", "second", "match"))
+            problems.append(ResultProblem(place, named))
+    return problems
+
+
+def _problem_game_place(game: Game, match_place: str, sittings: bool) -> str:
+    if sittings:
+        name = _("game sitting %(sitting)s table %(table)s") % {
+            "sitting": game.sitting,
+            "table": game.table,
+        }
+    else:
+        name = _("game table %(table)s") % {"table": game.table}
+    return f"{match_place}, {name}"
+
+
+def _game_problems(competition: Competition) -> list[ResultProblem]:
+    matches = list(
+        Match.objects.filter(matchday__competition=competition)
+        .select_related("matchday", "home__team", "away__team")
+        .order_by("matchday__number", "table", "pk")
+    )
+    games = list(
+        Game.objects.filter(match__matchday__competition=competition)
+        .select_related("team_a", "team_b")
+        .prefetch_related(Prefetch("rounds", queryset=Round.objects.order_by("number")))
+        .order_by("sitting", "table", "pk")
+    )
+    by_match: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        by_match[game.match_id].append(game)
+    names = _entry_names(competition, [i for m in matches for i in (m.home_id, m.away_id)])
+    koppels = {g.team_a_id: g.team_a.key for g in games} | {
+        g.team_b_id: g.team_b.key for g in games
+    }
+    for match in matches:
+        for entry in (match.home, match.away):
+            if entry.team is not None:
+                koppels[entry.team.pk] = entry.team.key
+    pairs = competition.kind == Competition.Kind.PAIRS
+    rules = competition.rule_set
+    problems: list[ResultProblem] = []
+    places: dict[int, str] = {}
+    by_matchday: dict[int, list[tuple[Game, str]]] = defaultdict(list)
+    for match in matches:
+        match_place = _match_place(match, names)
+        match_games = by_match[match.pk]
+        sittings = len({game.sitting for game in match_games}) > 1
+        for game in match_games:
+            places[game.pk] = _problem_game_place(game, match_place, sittings)
+            by_matchday[match.matchday_id].append((game, places[game.pk]))
+        if pairs:
+            problems += _pairs_match_problems(match, match_games, match_place, places, koppels)
+        if match.total_home is not None and any(g.rounds.all() for g in match_games):
+            problems.append(ResultProblem(match_place, RuleViolation("match_totals_and_rounds")))
+        for game in match_games:
+            problems += _game_replay_problems(game, places[game.pk], rules)
+    for seated in by_matchday.values():
+        for violation in sitting_koppels_violations(
+            [(game.sitting, game.team_a_id, game.team_b_id) for game, _place in seated]
+        ):
+            place = seated[violation.params["index"]][1]
+            problems.append(ResultProblem(place, _named(violation, koppels, ("koppel",))))
+    return problems
+
+
+def _pairs_match_problems(
+    match: Match,
+    games: list[Game],
+    match_place: str,
+    places: dict[int, str],
+    koppels: dict[int, str],
+) -> list[ResultProblem]:
+    problems: list[ResultProblem] = []
+    if match.home.team_id is None or match.away.team_id is None:
+        return problems  # a club entry in a pairs competition: nothing to compare with
+    needs_game = match.total_home is None and not match.forfeit
+    for violation in pairs_match_games_violations(
+        match.home.team_id,
+        match.away.team_id,
+        [(game.team_a_id, game.team_b_id) for game in games],
+        complete=needs_game,
+    ):
+        index = violation.params.get("index")
+        place = places[games[index].pk] if index is not None else match_place
+        named = _named(violation, koppels, ("koppel", "home", "away"))
+        problems.append(ResultProblem(place, named))
+    return problems
+
+
+def _game_replay_problems(game: Game, place: str, rules: RuleSet) -> list[ResultProblem]:
+    """A game's derived fields (and its rounds' points) against the engine's replay."""
+    rounds = list(game.rounds.all())
+    if game.total_a is not None and game.total_b is not None:
+        expected: dict[str, Any] = {
+            "score_a": game.total_a,
+            "score_b": game.total_b,
+            "kaps_a": 0,
+            "kaps_b": 0,
+            "baunies_a": 0,
+            "baunies_b": 0,
+            "status": Game.Status.FINISHED,
+        }
+        points: Sequence[Points] = []
+    else:
+        try:
+            played = replay(rules, game_round_inputs(game, rounds))
+        except RuleViolation as exc:
+            number = exc.params.get("round")
+            where = f"{place}, {_('round %(number)s') % {'number': number}}" if number else place
+            params = {key: value for key, value in exc.params.items() if key != "round"}
+            return [ResultProblem(where, RuleViolation(exc.code, **params))]
+        state = played.state
+        if game.status == Game.Status.CLOSED and not state.finished:
+            state = state.close()  # the director's close stands (scoring.services._replay)
+        status = (
+            Game.Status.CLOSED
+            if state.closed
+            else Game.Status.FINISHED
+            if state.finished
+            else Game.Status.OPEN
+        )
+        expected = {
+            "score_a": state.score.a,
+            "score_b": state.score.b,
+            "kaps_a": state.kaps.a,
+            "kaps_b": state.kaps.b,
+            "baunies_a": state.baunies.a,
+            "baunies_b": state.baunies.b,
+            "status": status,
+        }
+        points = played.points
+    problems = [
+        ResultProblem(
+            place,
+            RuleViolation(
+                "game_score_differs",
+                field=getattr(Game._meta.get_field(name), "verbose_name", name),
+                stored=getattr(game, name),
+                replayed=value,
+            ),
+        )
+        for name, value in expected.items()
+        if getattr(game, name) != value
+    ]
+    for rnd, awarded in zip(rounds, points, strict=False):
+        if (rnd.points_a, rnd.points_b) != (awarded.a, awarded.b):
+            problems.append(
+                ResultProblem(
+                    f"{place}, {_('round %(number)s') % {'number': rnd.number}}",
+                    RuleViolation(
+                        "game_score_differs",
+                        field=_("points"),
+                        stored=f"{rnd.points_a}–{rnd.points_b}",
+                        replayed=f"{awarded.a}–{awarded.b}",
+                    ),
+                )
+            )
+    return problems
+
+
+def _standings_problems(competition: Competition) -> list[ResultProblem]:
+    # The rebuild's own list of columns: check what it writes, all of it. Imported here
+    # because scoring.services imports this module.
+    from scoring.services import STANDING_COLUMNS
+
+    place = _("standings")
+    try:
+        rows = competition_table(competition=competition)
+    except RuleViolation as exc:
+        return [ResultProblem(place, exc)]
+    stored = {
+        standing.entry_id: standing
+        for standing in Standing.objects.filter(competition=competition).select_related(
+            "entry__team", "entry__club"
+        )
+    }
+    computed_ids = {row.entry for row in rows}
+    entries = {entry.pk: entry.key for entry in competition_entries(competition=competition)}
+    problems: list[ResultProblem] = []
+    for row in rows:
+        entry_id = cast(int, row.entry)
+        entry = entries.get(entry_id, entry_id)
+        standing = stored.get(entry_id)
+        if standing is None:
+            problems.append(
+                ResultProblem(place, RuleViolation("standings_row_missing", entry=entry))
+            )
+            continue
+        for column in STANDING_COLUMNS:
+            if getattr(standing, column) != getattr(row, column):
+                problems.append(
+                    ResultProblem(
+                        place,
+                        RuleViolation(
+                            "standings_row_differs",
+                            entry=entry,
+                            column=column.replace("_", " "),
+                            stored=getattr(standing, column),
+                            computed=getattr(row, column),
+                        ),
+                    )
+                )
+    for entry_id, standing in stored.items():
+        if entry_id not in computed_ids:
+            problems.append(
+                ResultProblem(place, RuleViolation("standings_row_extra", entry=standing.entry.key))
+            )
+    return problems

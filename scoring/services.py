@@ -3,21 +3,27 @@
 Every write runs in one transaction with the game row locked, lets the rules engine replay
 the game, saves the engine's verdict and queues `standings_refresh` once the transaction
 has committed. Errors are `RuleViolation`s; nothing is saved when one is raised.
+
+A write that changes a stored result takes what its form saw, required: the round number
+a new round gets, or a `seen` token (`scoring.tokens`) compared under the lock. A form
+made before someone else's change is refused (`*_changed_meanwhile`); the same form sent
+twice finds its work done and writes nothing again.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import Any, cast
+from functools import partial, wraps
+from typing import Any, ParamSpec, TypeVar, cast
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors
+from scoring.messages import integrity_violation
 from scoring.models import Game, Round, Standing
 from scoring.rules import (
     Replay,
@@ -27,9 +33,38 @@ from scoring.rules import (
     check_match_totals,
     replay,
 )
+from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match
 
 logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def trigger_violations(service: Callable[P, R]) -> Callable[P, R]:
+    """Decorate a service so an error of the database's triggers becomes its RuleViolation.
+
+    The services check who plays where (`scoring.rules.places`) before they write, with the
+    entries and the place named; the triggers (migrations tournaments/0004, scoring/0003)
+    still refuse what a concurrent write slipped past that check. Their IntegrityError
+    becomes `RuleViolation(code)` (`scoring.messages.integrity_violation`), so a view shows
+    the rule (422) instead of a 500. Put it above `transaction.atomic`: the service's
+    transaction (or savepoint) is rolled back before the violation leaves. Other
+    IntegrityErrors pass unchanged.
+    """
+
+    @wraps(service)
+    def guarded(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return service(*args, **kwargs)
+        except IntegrityError as exc:
+            violation = integrity_violation(exc)
+            if violation is None:
+                raise
+            raise violation from exc
+
+    return guarded
 
 
 def _game_locked(game_id: int) -> Game:
@@ -85,8 +120,39 @@ def _enqueue_standings_refresh(competition_id: int) -> None:
         logger.exception("standings_refresh not queued for competition %s", competition_id)
 
 
+def _standings_mark_stale(competition_id: int) -> None:
+    """Set `Competition.standings_stale_since` (now) unless a refresh is owed already."""
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        # FOR KEY SHARE waits for a rebuild of this competition that runs now (it holds the
+        # row FOR UPDATE) and keeps the next one from starting before this write commits,
+        # so no rebuild can miss this write and still clear its mark. It conflicts with
+        # nothing else a writer takes, so the tables of an evening don't queue behind each
+        # other. A mark seen under it can't be cleared before this transaction ends.
+        table = connection.ops.quote_name(Competition._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT standings_stale_since FROM {table} WHERE id = %s FOR KEY SHARE",
+                [competition_id],
+            )
+            row = cursor.fetchone()
+        if row is None or row[0] is not None:
+            return
+    # Only the first write after a rebuild sets the mark (the oldest write still owed); the
+    # condition keeps concurrent writers from overwriting each other's mark.
+    Competition.objects.filter(pk=competition_id, standings_stale_since__isnull=True).update(
+        standings_stale_since=timezone.now()
+    )
+
+
 def standings_refresh_on_commit(competition_id: int) -> None:
-    """Queue one `standings_refresh` for when the transaction commits.
+    """Mark the competition's standings stale now and queue one `standings_refresh` for
+    when the transaction commits.
+
+    Called by every write that can move the standings, inside its transaction: the mark
+    (`Competition.standings_stale_since`) commits or rolls back with the write, and stays
+    until a rebuild that saw the write clears it (`standings_rebuild`), so a refresh lost
+    to a down broker or a killed worker is redone by the `standings_refresh_stale` sweep.
 
     An import or a batch of corrections in one transaction queues one refresh per
     competition, not one per round. Django keeps pending callbacks (with the savepoints
@@ -101,6 +167,7 @@ def standings_refresh_on_commit(competition_id: int) -> None:
             and pending.args == callback.args
         ):
             return
+    _standings_mark_stale(competition_id)
     transaction.on_commit(callback)
 
 
@@ -180,34 +247,58 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
     return game
 
 
+def _same_round(
+    rnd: Round, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
+) -> bool:
+    """Whether stored round `rnd` says exactly what a form asks for (a form sent twice)."""
+    asked = Round(
+        result=result,
+        side=side,
+        caller_id=caller_id,
+        tricks_a=tricks[0] if tricks else None,
+        tricks_b=tricks[1] if tricks else None,
+    )
+    return asked.token == rnd.token
+
+
 @transaction.atomic
 def round_record(
     *,
     game_id: int,
+    expected_number: int,
     result: str,
     side: str,
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
     user: Any = None,
-    expected_number: int | None = None,
 ) -> Round:
     """Add the next round to a game and return it, with its points from the engine.
 
     `result` is a RULES.md round result, `side` "a" or "b" (the team the result is about),
     `caller_id` a player seated at the game, `tricks` (team a, team b) or None.
-    `expected_number` is the round number the scorer's form was made for: when another
-    phone (or a resubmitted form) added that round meanwhile, nothing is saved twice.
+    `expected_number` (required) is the round number the scorer's form was made for: when
+    another phone, or the same form sent twice, recorded that round meanwhile, nothing is
+    saved twice. A round loaded without a form goes through `game_rounds_load`.
 
-    Raises RuleViolation: `game_unknown`, `game_has_totals`, `sheet_changed` (params
-    number, recorded), `result_unknown`, `seats_required`, `caller_not_at_table`, and
-    every engine violation for this round (`round` = its number).
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
+    (param number: that round is stored already, exactly like this: a form sent twice),
+    `sheet_changed` (params number, recorded), `result_unknown`, `seats_required`,
+    `caller_not_at_table`, and every engine violation for this round (`round` = its number).
     """
     game = _game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_has_totals")
     rounds = list(game.rounds.order_by("number"))
     number = len(rounds) + 1
-    if expected_number is not None and expected_number != number:
+    if expected_number != number:
+        if 1 <= expected_number <= len(rounds) and _same_round(
+            rounds[expected_number - 1],
+            result=result,
+            side=side,
+            caller_id=caller_id,
+            tricks=tricks,
+        ):
+            raise RuleViolation("round_already_recorded", number=expected_number)
         raise RuleViolation("sheet_changed", number=expected_number, recorded=len(rounds))
     try:
         new = selectors.round_input(
@@ -242,12 +333,14 @@ def round_correct(
     side: str,
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
-    seen: str | None = None,
+    seen: str,
 ) -> Round:
     """Change what happened in one round; the whole game is replayed with the change.
 
-    `seen` is the round's `token` when the director opened the correction: if the round
-    was corrected meanwhile (another phone, another tab), nothing is overwritten.
+    `seen` (required) is the round's `token` when the director opened the correction: if
+    the round was corrected meanwhile (another phone, another tab), nothing is
+    overwritten; when it already says what is asked (the form sent twice), nothing is
+    written and the round is returned as it is.
 
     A correction that breaks a later round (a caller out of turn, a round after the new
     end of the game) is refused with that round's number. A correction that changes the
@@ -261,8 +354,10 @@ def round_correct(
         raise RuleViolation("round_unknown", round_id=round_id)
     game = _game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    target = next(r for r in rounds if r.pk == round_id)
-    if seen is not None and seen != target.token:
+    target = _round_of(rounds, round_id)
+    if seen != target.token:
+        if _same_round(target, result=result, side=side, caller_id=caller_id, tricks=tricks):
+            return target
         raise RuleViolation("round_changed", round=target.number)
     try:
         changed = selectors.round_input(
@@ -297,22 +392,61 @@ def round_correct(
     return target
 
 
+def _round_of(rounds: Sequence[Round], round_id: int) -> Round:
+    # Looked up again under the game lock: the round may have gone since it was found.
+    found = next((r for r in rounds if r.pk == round_id), None)
+    if found is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    return found
+
+
 @transaction.atomic
-def round_delete(*, round_id: int) -> None:
-    """Delete one round (undo when it is the last); later rounds move up one number.
+def round_delete(*, round_id: int, seen: str) -> None:
+    """Delete one round; later rounds move up one number.
 
-    The rest of the game is replayed: deleting a round that later rounds depend on (the
-    caller rotation) is refused with the reason.
+    `seen` (required) is the round's `token` on the page that asked to delete it: a round
+    corrected meanwhile is not deleted unseen (`round_changed`). The rest of the game is
+    replayed: deleting a round that later rounds depend on (the caller rotation) is
+    refused with the reason.
 
-    Raises RuleViolation: `round_unknown`, and engine violations of the later rounds.
+    Raises RuleViolation: `round_unknown` (also when it was deleted meanwhile, or the form
+    was sent twice), `round_changed`, and engine violations of the later rounds.
     """
     game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("round_unknown", round_id=round_id)
     game = _game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    doomed = next(r for r in rounds if r.pk == round_id)
-    kept = [r for r in rounds if r.pk != round_id]
+    doomed = _round_of(rounds, round_id)
+    if seen != doomed.token:
+        raise RuleViolation("round_changed", round=doomed.number)
+    _round_remove(game, rounds, doomed)
+
+
+@transaction.atomic
+def round_undo(*, game_id: int, round_id: int, seen: str) -> int:
+    """Delete the last round of a game (the "undo" button of the score sheet); returns its
+    number.
+
+    `round_id` is the round the sheet showed as the last one and `seen` (required) the
+    sheet's `game_token`: when the game changed meanwhile, nothing is undone.
+
+    Raises RuleViolation: `game_unknown`, `round_unknown` (that round is gone already: the
+    form sent twice, or deleted elsewhere), `game_changed_meanwhile`, and engine
+    violations (none expected: the rounds before the last one stand as they are).
+    """
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    doomed = _round_of(rounds, round_id)
+    if seen != game_token(game, rounds) or doomed is not rounds[-1]:
+        raise RuleViolation("game_changed_meanwhile")
+    _round_remove(game, rounds, doomed)
+    return doomed.number
+
+
+def _round_remove(game: Game, rounds: Sequence[Round], doomed: Round) -> None:
+    """Delete `doomed` from the locked `game` whose stored `rounds` are given in order."""
+    kept = [r for r in rounds if r.pk != doomed.pk]
     played = _replay(game, selectors.game_round_inputs(game, kept))
     doomed.delete()
     for rnd in kept:
@@ -325,53 +459,88 @@ def round_delete(*, round_id: int) -> None:
     standings_refresh_on_commit(game.match.matchday.competition_id)
 
 
+def _write_needed(game: Game, rounds: Sequence[Round], seen: str, *, done: bool) -> bool:
+    """Whether a write on `game` goes ahead. The form must have seen the game as it is now
+    (`seen` is its `game_token`), except when what it asks is `done` already: then a stale
+    form (the button pressed twice) is answered with False, nothing to write.
+
+    Raises RuleViolation: `game_changed_meanwhile`.
+    """
+    if seen == game_token(game, rounds):
+        return True
+    if done:
+        return False
+    raise RuleViolation("game_changed_meanwhile")
+
+
 @transaction.atomic
-def game_close(*, game_id: int) -> Game:
+def game_close(*, game_id: int, seen: str) -> Game:
     """End a game before its natural end, as the director does at a time limit.
 
-    Raises RuleViolation: `game_unknown`, `close_not_allowed`, `game_finished`.
+    `seen` (required) is the `game_token` the director's page showed: a game changed
+    meanwhile is not closed unseen. A stale form on a game closed already (the button
+    pressed twice) changes nothing.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `close_not_allowed`,
+    `game_finished`.
     """
     game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    if not _write_needed(game, rounds, seen, done=game.status == Game.Status.CLOSED):
+        return game
     if game.by_totals:
         raise RuleViolation("game_finished", score_a=game.score_a, score_b=game.score_b)
-    played = _replay(game, selectors.game_round_inputs(game, list(game.rounds.order_by("number"))))
+    played = _replay(game, selectors.game_round_inputs(game, rounds))
     _store_state(game, Replay(state=played.state.close(), points=played.points))
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
 @transaction.atomic
-def game_reopen(*, game_id: int) -> Game:
+def game_reopen(*, game_id: int, seen: str) -> Game:
     """Undo a director's close (or clear entered totals): the game is open again.
 
-    Raises RuleViolation: `game_unknown`, `game_not_closed`.
+    `seen` (required) is the `game_token` the director's page showed: a game changed
+    meanwhile is not reopened unseen. A stale form on a game open already (the button
+    pressed twice) changes nothing.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_closed`.
     """
     game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    already_open = game.status == Game.Status.OPEN and not game.by_totals
+    if not _write_needed(game, rounds, seen, done=already_open):
+        return game
     if game.by_totals:
         game.total_a = game.total_b = None
         game.save(update_fields=["total_a", "total_b"])
     elif game.status != Game.Status.CLOSED:
         raise RuleViolation("game_not_closed")
-    played = _replay(
-        game,
-        selectors.game_round_inputs(game, list(game.rounds.order_by("number"))),
-        keep_closed=False,
-    )
+    played = _replay(game, selectors.game_round_inputs(game, rounds), keep_closed=False)
     _store_state(game, played)
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
 
 @transaction.atomic
-def game_totals_enter(*, game_id: int, total_a: int, total_b: int) -> Game:
+def game_totals_enter(*, game_id: int, total_a: int, total_b: int, seen: str) -> Game:
     """Record a game known only by its final totals (a paper sheet); the game is over.
 
-    Checked for plausibility (RULES.md points; DESIGN.md: "a team total of 1 or 3 can't
-    happen"). Raises RuleViolation: `game_unknown`, `game_has_rounds`, and the
-    `check_game_totals` codes.
+    `seen` (required) is the `game_token` the director's page showed (an import passes
+    the token of the game it has just made): totals or rounds entered meanwhile are not
+    overwritten. A stale form whose totals are stored already (sent twice) changes
+    nothing. Checked for plausibility (RULES.md points; DESIGN.md: "a team total of 1 or
+    3 can't happen").
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_has_rounds`,
+    and the `check_game_totals` codes.
     """
     game = _game_locked(game_id)
-    if game.rounds.exists():
+    rounds = list(game.rounds.order_by("number"))
+    stored = (game.total_a, game.total_b) == (total_a, total_b)
+    if not _write_needed(game, rounds, seen, done=stored):
+        return game
+    if rounds:
         raise RuleViolation("game_has_rounds")
     rules = game.match.matchday.competition.rule_set
     check_game_totals(total_a, total_b, rules)
@@ -386,11 +555,16 @@ def game_totals_enter(*, game_id: int, total_a: int, total_b: int) -> Game:
 
 
 @transaction.atomic
-def match_totals_enter(*, match_id: int, total_home: int, total_away: int) -> Match:
+def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen: str) -> Match:
     """Record a match known only as reported totals (a newspaper result).
 
-    Raises RuleViolation: `match_unknown`, `match_has_games`, and the
-    `check_match_totals` codes.
+    `seen` (required) is the `match_token` the director's page showed (an import passes
+    the token of the match it has just made): totals, games or a forfeit entered
+    meanwhile are not overwritten. A stale form whose totals are stored already (sent
+    twice) changes nothing.
+
+    Raises RuleViolation: `match_unknown`, `match_changed_meanwhile`, `match_has_games`,
+    and the `check_match_totals` codes.
     """
     try:
         match = (
@@ -400,7 +574,12 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int) -> Ma
         )
     except Match.DoesNotExist:
         raise RuleViolation("match_unknown", match=match_id) from None
-    if match.games.exists():
+    game_ids = list(match.games.values_list("pk", flat=True))
+    if seen != match_token(match, game_ids):
+        if (match.total_home, match.total_away) == (total_home, total_away):
+            return match
+        raise RuleViolation("match_changed_meanwhile")
+    if game_ids:
         raise RuleViolation("match_has_games")
     check_match_totals(total_home, total_away, match.matchday.competition.rule_set)
     match.total_home, match.total_away = total_home, total_away
@@ -467,11 +646,18 @@ def standings_rebuild(*, competition_id: int) -> int:
     A few queries whatever the size (entries, matches, games, existing rows, one upsert);
     running it twice writes the same rows with a new `computed_at`. A competition that no
     longer exists is nothing to do (a task queued before a delete), and returns 0.
+
+    Clears `Competition.standings_stale_since` only if it still holds the value this
+    rebuild saw when it started (compare-and-clear): a write marked after that start stays
+    owed, and the next refresh or sweep picks it up.
     """
     # Serialise rebuilds of one competition: two workers must not interleave their upserts.
+    # FOR UPDATE also waits for writes that have marked the standings stale and not yet
+    # committed (they hold the row FOR KEY SHARE), so this rebuild sees them.
     competition = Competition.objects.select_for_update().filter(pk=competition_id).first()
     if competition is None:
         return 0
+    seen = competition.standings_stale_since
     rows = selectors.competition_table(competition=competition)
     now = timezone.now()
     standings = [
@@ -492,4 +678,8 @@ def standings_rebuild(*, competition_id: int) -> int:
         unique_fields=["competition", "entry"],
         update_fields=[*STANDING_COLUMNS, "computed_at"],
     )
+    if seen is not None:
+        Competition.objects.filter(pk=competition_id, standings_stale_since=seen).update(
+            standings_stale_since=None
+        )
     return len(standings)

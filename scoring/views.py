@@ -6,25 +6,40 @@ then redirects (PRG) — or, for htmx, re-renders the sheet partial so the page 
 place. A `RuleViolation` becomes a form error in words (`rule_message`) with status 422 and
 the entered values kept; the service saved nothing. Only `RuleViolation` is caught: every
 other input is validated by the forms and the URL converters first.
+
+Every write form carries what its page showed (the round number, a `seen` token; see
+`scoring.tokens`), required. Made on a page that changed meanwhile, it is refused with
+the page as it is now; sent twice (a double click, whose second answer is the one the
+browser shows), it is answered as done, never as an error and never written twice.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import selectors, services
-from scoring.forms import GameTotalsForm, MatchTotalsForm, RoundForm, UndoForm, seat_names
+from scoring.forms import (
+    GameTotalsForm,
+    MatchTotalsForm,
+    RoundForm,
+    SeenForm,
+    UndoForm,
+    seat_names,
+)
 from scoring.messages import RESULT_LABELS, rule_message
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from scoring.tokens import game_token
 from tournaments import services as tournament_services
 from tournaments.models import Competition
 from tournaments.views import game_for, match_context, match_for, render_page, sheet_lines
@@ -48,16 +63,22 @@ def denied(request: HttpRequest, competition: Competition) -> HttpResponse | Non
 
 
 def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, Any]:
-    """Everything the score sheet shows; `extra` carries bound forms with their errors."""
+    """Everything the score sheet shows; `extra` carries bound forms with their errors.
+
+    `seen` is the sheet's `game_token`: every write form on it sends it back, so a write
+    made on a sheet that changed meanwhile is refused instead of overwriting.
+    """
     competition = game.match.matchday.competition
     lines = sheet_lines(game)
     rows = [row for row, _label in lines]
     last = rows[-1].round if rows else None
+    seen = game_token(game, [row.round for row in rows])
     context: dict[str, Any] = {
         "competition": competition,
         "game": game,
         "lines": lines,
         "last_round": last,
+        "seen": seen,
         "can_close": competition.close_by_director_allowed
         and game.status == Game.Status.OPEN
         and not game.by_totals,
@@ -65,7 +86,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         "can_confirm": competition.confirmation_required
         and game.status != Game.Status.OPEN
         and game.confirmed_at is None,
-        "undo_form": UndoForm(initial={"round": last.pk}) if last else None,
+        "undo_form": UndoForm(initial={"round": last.pk, "seen": seen}) if last else None,
     }
     if game.status == Game.Status.OPEN and not game.by_totals:
         context["round_form"] = RoundForm(
@@ -76,7 +97,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
             next_number=len(rows) + 1,
         )
     if not rows and not game.by_totals:
-        context["totals_form"] = GameTotalsForm(game=game)
+        context["totals_form"] = GameTotalsForm(game=game, seen=seen)
     context.update(extra)
     return context
 
@@ -100,10 +121,44 @@ def after_write(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     return redirect("game_sheet", slug=slug, game_id=game_id)
 
 
+def already_done(request: HttpRequest, slug: str, game_id: int, text: str) -> HttpResponse:
+    """The answer to a form sent twice: what was asked is done already, so it is said as
+    news (not as an error) with the fresh sheet. The browser shows the second answer of
+    a double click, so it must not look like a failure."""
+    messages.info(request, text)
+    return after_write(request, slug, game_id)
+
+
 def refused(request: HttpRequest, game: Game, exc: RuleViolation) -> HttpResponse:
-    """The sheet again with the refusal in words, for the actions without fields."""
-    message = rule_message(exc, seat_names=seat_names(game))
+    """The sheet again with the refusal in words, for the actions without fields.
+
+    The game is read again: when the refusal is that it changed meanwhile, the page must
+    show what it holds now (with fresh `seen` tokens, so a second try can go through).
+    """
+    fresh = game_for(game.match.matchday.competition.slug, game.pk)
+    message = rule_message(exc, seat_names=seat_names(fresh))
+    return sheet_response(request, fresh, status=422, action_error=message)
+
+
+def form_refused(request: HttpRequest, game: Game, form: forms.Form) -> HttpResponse:
+    """The sheet again when a button's hidden fields are missing: nothing was done."""
+    message = " ".join(str(error) for error in form.non_field_errors())
     return sheet_response(request, game, status=422, action_error=message)
+
+
+def deleted_round(game: Game, round_id: int) -> bool:
+    """Whether `round_id` was a round of `game` that is deleted now (its history says so):
+    a delete or undo sent twice, answered as done rather than as an unknown round."""
+    return (
+        not Round.objects.filter(pk=round_id).exists()
+        and Round.history.filter(id=round_id, game_id=game.pk).exists()
+    )
+
+
+ROUND_GONE = gettext_lazy(
+    "That round is no longer on the sheet (deleted already, by this form sent twice or from "
+    "another screen): nothing else was deleted."
+)
 
 
 def round_summary(rnd: Round, game: Game) -> str:
@@ -126,7 +181,12 @@ def round_summary(rnd: Round, game: Game) -> str:
 
 @require_http_methods(["GET", "POST"])
 def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """The score sheet; a POST records the next round (`round_record`)."""
+    """The score sheet; a POST records the next round (`round_record`).
+
+    The form must carry the round `number` it was made for: a round sent twice is
+    answered "recorded already"; one made before another phone added a round is refused,
+    with the entered values kept under the new number to send again if still needed.
+    """
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
@@ -137,14 +197,19 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         try:
             rnd = services.round_record(
                 game_id=game.pk,
+                expected_number=form.cleaned_data["number"],
                 result=form.cleaned_data["result"],
                 side=form.cleaned_data["side"],
                 caller_id=form.caller_id,
                 tricks=form.tricks,
                 user=request.user,
-                expected_number=form.cleaned_data.get("number"),
             )
         except RuleViolation as exc:
+            if exc.code == "round_already_recorded":
+                return already_done(request, slug, game.pk, rule_message(exc))
+            if exc.code == "sheet_changed":
+                game = game_for(slug, game_id)
+                form = renumbered(form, game)
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
         else:
             messages.success(
@@ -156,6 +221,15 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     return sheet_response(request, game, status=422, round_form=form)
 
 
+def renumbered(form: RoundForm, game: Game) -> RoundForm:
+    """`form` with the values entered but the round number the sheet has reached now."""
+    data = cast(QueryDict, form.data).copy()
+    data["number"] = str(game.rounds.count() + 1)
+    fresh = RoundForm(data, game=game)
+    fresh.is_valid()
+    return fresh
+
+
 def round_of(game: Game, round_id: int) -> Round:
     """One round of `game`; a round of another game is a 404."""
     return get_object_or_404(Round.objects.select_related("caller"), pk=round_id, game=game)
@@ -163,7 +237,11 @@ def round_of(game: Game, round_id: int) -> Round:
 
 @require_http_methods(["GET", "POST"])
 def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> HttpResponse:
-    """Correct one round (`round_correct`); the whole game is replayed with the change."""
+    """Correct one round (`round_correct`); the whole game is replayed with the change.
+
+    The form carries the round's token as opened: a round corrected meanwhile is not
+    overwritten, and the refusal shows the round as it is now.
+    """
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
@@ -175,9 +253,9 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
         "round": rnd,
     }
     if request.method != "POST":
-        form = RoundForm(initial=RoundForm.initial_for(rnd), game=game)
+        form = RoundForm(initial=RoundForm.initial_for(rnd), game=game, correcting=True)
         return render_page(request, template, {**context, "form": form}, partial="form")
-    form = RoundForm(request.POST, game=game)
+    form = RoundForm(request.POST, game=game, correcting=True)
     if form.is_valid():
         try:
             fixed = services.round_correct(
@@ -186,10 +264,18 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
                 side=form.cleaned_data["side"],
                 caller_id=form.caller_id,
                 tricks=form.tricks,
-                seen=form.cleaned_data.get("seen") or None,
+                seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:
-            form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
+            if exc.code != "round_changed":
+                form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
+            else:
+                game, rnd = game_for(slug, game_id), round_of(game, round_id)
+                now = RoundForm(initial=RoundForm.initial_for(rnd), game=game, correcting=True)
+                context.update(game=game, round=rnd, action_error=rule_message(exc))
+                return render_page(
+                    request, template, {**context, "form": now}, partial="form", status=422
+                )
         else:
             messages.success(
                 request,
@@ -202,17 +288,33 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
 
 @require_http_methods(["GET", "POST"])
 def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -> HttpResponse:
-    """Delete one round (`round_delete`); GET asks to confirm (without JavaScript)."""
+    """Delete one round (`round_delete`); GET asks to confirm (without JavaScript).
+
+    The confirmation carries the round's token: a round changed meanwhile is not deleted
+    unseen; one deleted already (the confirmation sent twice) is said so, not a 404.
+    """
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
+    if request.method == "POST" and deleted_round(game, round_id):
+        return already_done(request, slug, game.pk, str(ROUND_GONE))
     rnd = round_of(game, round_id)
     if request.method != "POST":
-        context = {"competition": game.match.matchday.competition, "game": game, "round": rnd}
+        context = {
+            "competition": game.match.matchday.competition,
+            "game": game,
+            "round": rnd,
+            "form": SeenForm(initial={"seen": rnd.token}),
+        }
         return render(request, "scoring/round_delete.html", context)
+    form = SeenForm(request.POST)
+    if not form.is_valid():
+        return form_refused(request, game, form)
     try:
-        services.round_delete(round_id=rnd.pk)
+        services.round_delete(round_id=rnd.pk, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
+        if exc.code == "round_unknown":
+            return already_done(request, slug, game.pk, str(ROUND_GONE))
         return refused(request, game, exc)
     messages.success(request, _("Round %(number)s deleted.") % {"number": rnd.number})
     return after_write(request, slug, game.pk)
@@ -220,51 +322,58 @@ def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -
 
 @require_POST
 def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """Delete the last round, if it still is the one the director saw as last."""
+    """Delete the last round (`round_undo`), if the sheet is still as the director saw it."""
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
     form = UndoForm(request.POST)
-    last = game.rounds.order_by("-number").first()
-    if not form.is_valid() or last is None or last.pk != form.cleaned_data["round"]:
-        return sheet_response(
-            request,
-            game,
-            status=422,
-            action_error=_(
-                "The sheet has changed since you opened it: nothing was undone. "
-                "Check the rounds below and try again."
-            ),
-        )
+    if not form.is_valid():
+        return form_refused(request, game, form)
+    round_id = form.cleaned_data["round"]
     try:
-        services.round_delete(round_id=last.pk)
+        number = services.round_undo(
+            game_id=game.pk, round_id=round_id, seen=form.cleaned_data["seen"]
+        )
     except RuleViolation as exc:
+        if exc.code == "round_unknown" and deleted_round(game, round_id):
+            return already_done(request, slug, game.pk, str(ROUND_GONE))
         return refused(request, game, exc)
-    messages.success(request, _("Round %(number)s undone.") % {"number": last.number})
+    messages.success(request, _("Round %(number)s undone.") % {"number": number})
     return after_write(request, slug, game.pk)
 
 
 @require_POST
 def game_totals(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """Enter a game's final totals instead of rounds (`game_totals_enter`)."""
+    """Enter a game's final totals instead of rounds (`game_totals_enter`).
+
+    Refused when the game changed since the sheet was opened: the sheet shows what it
+    holds now, with the entered totals ready to send again if still needed.
+    """
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
     form = GameTotalsForm(request.POST, game=game)
     if form.is_valid():
+        total_a, total_b = form.cleaned_data["total_a"], form.cleaned_data["total_b"]
         try:
             services.game_totals_enter(
-                game_id=game.pk,
-                total_a=form.cleaned_data["total_a"],
-                total_b=form.cleaned_data["total_b"],
+                game_id=game.pk, total_a=total_a, total_b=total_b, seen=form.cleaned_data["seen"]
             )
         except RuleViolation as exc:
+            if exc.code == "game_changed_meanwhile":
+                fresh = game_for(slug, game_id)
+                context = sheet_context(request, fresh, action_error=rule_message(exc))
+                if "totals_form" in context:
+                    context["totals_form"] = GameTotalsForm(
+                        game=fresh,
+                        seen=context["seen"],
+                        initial={"total_a": total_a, "total_b": total_b},
+                    )
+                return render_page(request, SHEET_TEMPLATE, context, partial="sheet", status=422)
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
         else:
             messages.success(
-                request,
-                _("Totals entered: %(a)s–%(b)s.")
-                % {"a": form.cleaned_data["total_a"], "b": form.cleaned_data["total_b"]},
+                request, _("Totals entered: %(a)s–%(b)s.") % {"a": total_a, "b": total_b}
             )
             return after_write(request, slug, game.pk)
     return sheet_response(request, game, status=422, totals_form=form)
@@ -276,8 +385,11 @@ def game_close(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
+    form = SeenForm(request.POST)
+    if not form.is_valid():
+        return form_refused(request, game, form)
     try:
-        closed = services.game_close(game_id=game.pk)
+        closed = services.game_close(game_id=game.pk, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(
@@ -293,8 +405,11 @@ def game_reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
+    form = SeenForm(request.POST)
+    if not form.is_valid():
+        return form_refused(request, game, form)
     try:
-        services.game_reopen(game_id=game.pk)
+        services.game_reopen(game_id=game.pk, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Game reopened."))
@@ -307,8 +422,13 @@ def game_confirm(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
+    form = SeenForm(request.POST)
+    if not form.is_valid():
+        return form_refused(request, game, form)
     try:
-        tournament_services.game_confirm(game_id=game.pk, user=request.user)
+        tournament_services.game_confirm(
+            game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"]
+        )
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Result confirmed: it counts in the standings."))
@@ -318,44 +438,56 @@ def game_confirm(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
 # ---------------------------------------------------------------- match totals
 
 
+def _match_page(
+    request: HttpRequest, match: Any, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    return render_page(
+        request,
+        "tournaments/match_detail.html",
+        match_context(request, match, **extra),
+        partial="match",
+        status=status,
+    )
+
+
 @require_POST
 def match_totals(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    """Enter a match known only as reported totals (`match_totals_enter`)."""
+    """Enter a match known only as reported totals (`match_totals_enter`).
+
+    Refused when the match changed since its page was opened: the page shows what it
+    holds now (with the entered totals ready to send again while it takes totals).
+    """
     match = match_for(slug, match_id)
     if response := denied(request, match.matchday.competition):
         return response
     form = MatchTotalsForm(request.POST, match=match)
     if form.is_valid():
+        total_home, total_away = form.cleaned_data["total_home"], form.cleaned_data["total_away"]
         try:
             services.match_totals_enter(
                 match_id=match.pk,
-                total_home=form.cleaned_data["total_home"],
-                total_away=form.cleaned_data["total_away"],
+                total_home=total_home,
+                total_away=total_away,
+                seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:
+            if exc.code == "match_changed_meanwhile":
+                # Said as a flash message: the totals form may be gone from the fresh page.
+                messages.error(request, rule_message(exc))
+                fresh = match_for(slug, match_id)
+                extra = {}
+                if not fresh.games.exists():
+                    initial = {"total_home": total_home, "total_away": total_away}
+                    extra["totals_form"] = MatchTotalsForm(match=fresh, initial=initial)
+                return _match_page(request, fresh, status=422, **extra)
             form.add_error(None, rule_message(exc))
         else:
             messages.success(
                 request,
                 _("Match totals entered: %(home)s–%(away)s.")
-                % {
-                    "home": form.cleaned_data["total_home"],
-                    "away": form.cleaned_data["total_away"],
-                },
+                % {"home": total_home, "away": total_away},
             )
             if request.htmx:  # type: ignore[attr-defined]
-                fresh = match_for(slug, match_id)
-                return render_page(
-                    request,
-                    "tournaments/match_detail.html",
-                    match_context(request, fresh),
-                    partial="match",
-                )
+                return _match_page(request, match_for(slug, match_id))
             return redirect(reverse("match_detail", kwargs={"slug": slug, "match_id": match.pk}))
-    return render_page(
-        request,
-        "tournaments/match_detail.html",
-        match_context(request, match, totals_form=form),
-        partial="match",
-        status=422,
-    )
+    return _match_page(request, match, status=422, totals_form=form)

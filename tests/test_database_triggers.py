@@ -130,11 +130,20 @@ def test_a_second_game_of_a_pairs_match_is_refused_at_another_table():
 
 def test_a_pairs_game_is_played_by_the_matchs_koppels():
     match = MatchFactory.create()
+    home_team = match.home.team
+    assert home_team is not None
     refused(
         "game_koppels_not_of_match",
-        lambda: Game.objects.create(
-            match=match, team_a=match.home.team, team_b=TeamFactory.create()
-        ),
+        lambda: Game.objects.create(match=match, team_a=home_team, team_b=TeamFactory.create()),
+    )
+
+
+def test_a_pairs_match_with_a_game_keeps_its_entries():
+    game = GameFactory.create()
+    newcomer = TeamEntryFactory.create(competition=game.match.matchday.competition)
+    refused(
+        "game_koppels_not_of_match",
+        lambda: Match.objects.filter(pk=game.match_id).update(away=newcomer),
     )
 
 

@@ -5,29 +5,45 @@ Results never go in here: a match's reported totals and its forfeit are read-onl
 director's match page enters them through the rules), and games and rounds are in
 `scoring.admin`. Deductions and squad members are added through `tournaments.services`
 (`deduction_add`, `squad_member_add`), so the same checks apply as on the director's pages;
-a refusal shows as a form error (`scoring.messages.rule_message`).
+a refusal shows as a form error (`scoring.messages.rule_message`). A deduction is voided
+with a reason (`deduction_void`), never deleted.
+
+Rows that hold a result (a match, a bye of a played matchday, a played matchday or
+competition) or are on the schedule (an entry) can't be deleted and keep the fields that
+would move the result; every change that can move the standings queues a refresh
+(`tournaments.admin_guards`). Who plays where is checked at the field by the one check of
+`scoring.rules.places`, the database's own checks behind it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
+from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest
-from django.urls import reverse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring.messages import rule_message
-from scoring.rules import RuleViolation
+from scoring.rules import RuleViolation, matchday_places_violations
+from scoring.selectors import entries_on_schedule
 from scoring.services import competition_games_rescore, standings_refresh_on_commit
+from scoring.tokens import deductions_token
+from tournaments.admin_guards import ResultGuardAdmin
+from tournaments.admin_input import AdminInputMixin
 from tournaments.forms import CompetitionAdminForm
 from tournaments.models import (
     Bye,
@@ -44,10 +60,12 @@ from tournaments.models import (
 )
 from tournaments.services import (
     deduction_add,
-    deduction_delete,
+    deduction_void,
+    match_create,
     squad_member_add,
     squad_member_remove,
 )
+from tournaments.validators import validate_single_line_text
 
 RESULTS_READ_ONLY = _(
     "Results are checked by the rules engine, so they are entered and corrected on the "
@@ -89,7 +107,7 @@ def _dry_run(call: Callable[[], object]) -> None:
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(AdminInputMixin, admin.ModelAdmin):
     list_display = ["name", "key", "player_count"]
     search_fields = ["name", "key"]
     prepopulated_fields = {"key": ["name"]}
@@ -103,7 +121,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AdminInputMixin, admin.ModelAdmin):
     list_display = ["name", "key", "club"]
     list_filter = ["club"]
     list_select_related = ["club"]
@@ -112,22 +130,50 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(AdminInputMixin, admin.ModelAdmin):
     list_display = ["key", "name", "player_1", "player_2"]
     list_select_related = ["player_1", "player_2"]
     search_fields = ["key", "name", "player_1__name", "player_2__name"]
     autocomplete_fields = ["player_1", "player_2"]
 
 
-class EntryInline(admin.TabularInline):
+class EntryInlineFormSet(BaseInlineFormSet):
+    """A competition's entries. One on the schedule (a match or a bye) keeps its koppel or
+    club and stays: its fields and its delete box are disabled, so what is posted for them
+    is ignored (the database refuses the change too, `entry_scheduled_fixed`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rows = entries_on_schedule(self.get_queryset()) if self.instance.pk else None
+        self.scheduled = set(rows.values_list("pk", flat=True)) if rows is not None else set()
+
+    def add_fields(self, form: forms.Form, index: int | None) -> None:
+        super().add_fields(form, index)
+        instance = getattr(form, "instance", None)
+        if instance is not None and instance.pk in self.scheduled:
+            for name in ("team", "club", DELETION_FIELD_NAME):
+                if name in form.fields:
+                    form.fields[name].disabled = True
+
+
+class EntryInline(AdminInputMixin, admin.TabularInline):
     model = Entry
+    formset = EntryInlineFormSet
     extra = 0
     autocomplete_fields = ["team", "club"]
 
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
+    """Competitions; one with a played matchday can't be deleted. A change of its rules
+    re-scores its games, of its standings settings or entries refreshes the table."""
+
     form = CompetitionAdminForm
+    competition_lookup = "pk"
+    refreshes_standings = False  # `save_model` and `save_formset` say when
+    locked_message = _(
+        "Nothing was deleted: %(rows)s have played matchdays. A competition with results stays."
+    )
     list_display = [
         "name",
         "season",
@@ -221,7 +267,10 @@ class CompetitionAdmin(admin.ModelAdmin):
         (
             _("Directors"),
             {
-                "description": _("Staff members may direct every competition."),
+                "description": _(
+                    "Directors enter and correct this competition's results. Only league "
+                    "admins holding “Can assign the directors of a competition” change them."
+                ),
                 "fields": ["directors"],
             },
         ),
@@ -229,6 +278,19 @@ class CompetitionAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Competition]:
         return super().get_queryset(request).annotate(entry_count=Count("entries"))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """`directors` is read-only without `tournaments.assign_directors`: changing a
+        competition's rules must not let a staff user make themselves its director.
+
+        A read-only field is left out of the admin form (`ModelAdmin.get_form`), so a POST
+        that names directors anyway is ignored, on add and on change alike; the history
+        revert of simple-history builds its form the same way.
+        """
+        readonly = list(super().get_readonly_fields(request, obj))
+        if not request.user.has_perm("tournaments.assign_directors"):
+            readonly.append("directors")
+        return readonly
 
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -241,6 +303,12 @@ class CompetitionAdmin(admin.ModelAdmin):
         elif change and any(name in form.changed_data for name in STANDINGS_FIELDS):
             standings_refresh_on_commit(obj.pk)
 
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        super().save_formset(request, form, formset, change)
+        # An entry added or removed is a row more or less in the table.
+        if formset.new_objects or formset.changed_objects or formset.deleted_objects:
+            standings_refresh_on_commit(form.instance.pk)
+
     @admin.display(description=_("entries"), ordering="entry_count")
     def entry_count(self, competition: Competition) -> int:
         return competition.entry_count  # type: ignore[attr-defined]
@@ -252,7 +320,15 @@ class CompetitionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(AdminInputMixin, ResultGuardAdmin):
+    """Entries; one on the schedule (a match or a bye) keeps its competition, koppel and
+    club, and stays. Adding or removing one changes the competition's table."""
+
+    locked_fields = ["competition", "team", "club"]
+    locked_message = _(
+        "Nothing was deleted: %(rows)s are on the schedule (a match or a bye). Take them off "
+        "the matchdays first."
+    )
     list_display = ["__str__", "competition", "team", "club"]
     list_filter = ["competition"]
     list_select_related = ["competition", "team__player_1", "team__player_2", "club"]
@@ -266,17 +342,26 @@ class EntryAdmin(admin.ModelAdmin):
     ]
     autocomplete_fields = ["competition", "team", "club"]
 
+    def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
+        return entries_on_schedule(rows)
 
-class MatchInline(admin.TabularInline):
+
+class MatchInline(AdminInputMixin, admin.TabularInline):
+    """The matchday's matches, to look at; add or change one on the match page (it is
+    checked there: nobody plays twice on a matchday)."""
+
     model = Match
     extra = 0
-    fields = ["table", "home", "away", "total_home", "total_away", "forfeit"]
-    readonly_fields = ["table", "total_home", "total_away", "forfeit"]
-    autocomplete_fields = ["home", "away"]
+    fields = ("table", "home", "away", "total_home", "total_away", "forfeit")
+    readonly_fields = fields
+    can_delete = False
     show_change_link = True
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
-class ByeInline(admin.TabularInline):
+
+class ByeInline(AdminInputMixin, admin.TabularInline):
     """The matchday's byes, to look at; add one on the bye page (it is checked there)."""
 
     model = Bye
@@ -291,7 +376,15 @@ class ByeInline(admin.TabularInline):
 
 
 @admin.register(Matchday)
-class MatchdayAdmin(admin.ModelAdmin):
+class MatchdayAdmin(AdminInputMixin, ResultGuardAdmin):
+    """Matchdays. One with matches or a bye stays in its competition; a played one (a
+    match with a result) also keeps its number and can't be deleted."""
+
+    locked_fields = ["competition", "number"]
+    locked_message = _(
+        "Nothing was deleted: %(rows)s are played (a match has a result). Results are undone "
+        "on the director's pages first."
+    )
     list_display = ["__str__", "competition", "number", "date", "match_count"]
     list_filter = ["competition"]
     list_select_related = ["competition"]
@@ -307,9 +400,145 @@ class MatchdayAdmin(admin.ModelAdmin):
     def match_count(self, matchday: Matchday) -> int:
         return matchday.match_count  # type: ignore[attr-defined]
 
+    def fixed_fields(self, obj: Any) -> Sequence[str]:
+        if self.is_locked(obj):
+            return self.locked_fields
+        if obj is not None and (obj.matches.exists() or obj.byes.exists()):
+            return ["competition"]  # its entries are the competition's
+        return ()
+
+
+def _form_matchday(form: forms.ModelForm) -> Matchday | None:
+    """The matchday a match or bye form is about: as posted, as stored, or as the add
+    page's link gave it (`?matchday=`); None while unknown."""
+    if form.is_bound and "matchday" in form.fields:
+        raw = form.data.get(form.add_prefix("matchday"))
+    elif form.instance.matchday_id is not None:
+        raw = form.instance.matchday_id
+    else:
+        raw = form.initial.get("matchday")
+    if raw is None or raw == "":
+        return None
+    try:
+        return Matchday.objects.select_related("competition").get(pk=int(raw))
+    except (TypeError, ValueError, Matchday.DoesNotExist):
+        return None
+
+
+def _offer_matchday_entries(form: forms.ModelForm, names: Sequence[str]) -> None:
+    """Offer only the entries of the matchday's competition, in a plain list, once the
+    form knows its matchday; any other entry is refused at its field."""
+    matchday = _form_matchday(form)
+    if matchday is None:
+        return
+    competition = matchday.competition
+    entries = Entry.objects.filter(competition=competition).select_related(
+        "team__player_1", "team__player_2", "club"
+    )
+    message = _("Choose one of the entries of %(competition)s, the matchday's competition.") % {
+        "competition": competition
+    }
+    for name in names:
+        field = form.fields.get(name)
+        if field is None or field.disabled:
+            continue
+        field.widget = forms.Select()
+        field.queryset = entries  # type: ignore[attr-defined]
+        field.error_messages["invalid_choice"] = message.replace("%", "%%")
+
+
+ENTRY_NAME_JOINS = ("team__player_1", "team__player_2", "club")
+
+
+def _place_refusals(
+    matchday: Matchday,
+    fields: dict[str, Entry],
+    *,
+    match: Match | None = None,
+    bye: Bye | None = None,
+) -> dict[str, RuleViolation]:
+    """Per form field, why its entry can't take the form's place on `matchday`: the match
+    `fields["home"]`–`fields["away"]` (`match`: the one being changed) or the bye of
+    `fields["entry"]` (`bye`: the one being changed).
+
+    The one check of who plays where (`scoring.rules.matchday_places_violations`) over the
+    matchday as the save would leave it: an entry plays once a matchday, a bye included,
+    and is an entry of its competition (issue 6). Faults of other entries are the stored
+    data's, not the form's. The violations hold the entries themselves, so their words
+    name them.
+    """
+    matches = list(
+        matchday.matches.exclude(pk__in=[match.pk] if match else [])
+        .select_related(
+            *(f"{side}__{join}" for side in ("home", "away") for join in ENTRY_NAME_JOINS)
+        )
+        .order_by("pk")
+    )
+    byes = list(
+        matchday.byes.exclude(pk__in=[bye.pk] if bye else [])
+        .select_related(*(f"entry__{join}" for join in ENTRY_NAME_JOINS))
+        .order_by("pk")
+    )
+    places = [(stored.home, stored.away) for stored in matches]
+    bye_entries = [stored.entry for stored in byes]
+    if "home" in fields:
+        places.append((fields["home"], fields["away"]))
+    else:
+        bye_entries.append(fields["entry"])
+    entries = set(matchday.competition.entries.all())
+    refusals: dict[str, RuleViolation] = {}
+    for violation in matchday_places_violations(places, bye_entries, entries=entries):
+        # A fault of the form's entries is the form's, wherever the check reports it (a
+        # match is checked before the byes); one of other entries is the stored data's.
+        for name, entry in fields.items():
+            if entry == violation.params.get("entry"):
+                refusals.setdefault(name, violation)
+    return refusals
+
+
+def _add_refusals(form: forms.ModelForm, refusals: dict[str, RuleViolation]) -> None:
+    for name, exc in refusals.items():
+        form.add_error(name, forms.ValidationError(rule_message(exc), code=exc.code))
+
+
+class MatchAdminForm(forms.ModelForm):
+    """Who meets whom on a matchday: two entries of its competition, neither of which plays
+    another match or has the bye that day (so no reversed match either)."""
+
+    class Meta:
+        model = Match
+        fields = ["matchday", "home", "away"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _offer_matchday_entries(self, ["home", "away"])
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        matchday, home, away = (cleaned.get(name) for name in ("matchday", "home", "away"))
+        if matchday is None or home is None or away is None:
+            return cleaned  # unchanged (read-only) or a field error says what is missing
+        if home.pk == away.pk:
+            _add_refusals(self, {"away": RuleViolation("match_same_entry")})
+            return cleaned
+        match = self.instance if self.instance.pk else None
+        _add_refusals(self, _place_refusals(matchday, {"home": home, "away": away}, match=match))
+        return cleaned
+
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
+    """Matches. A new one is made by `match_create` (its table; a pairs match's game). Its
+    matchday, home and away are fixed once it has games or a result, and one with a result
+    (reported totals, a forfeit, a game with a result) can't be deleted."""
+
+    form = MatchAdminForm
+    competition_lookup = "matchday__competition_id"
+    locked_fields = ["matchday", "home", "away"]
+    locked_message = _(
+        "Nothing was deleted: %(rows)s have results. Results are undone on the director's "
+        "match page first."
+    )
     list_display = [
         "__str__",
         "matchday",
@@ -348,7 +577,16 @@ class MatchAdmin(admin.ModelAdmin):
         "pairing_reason",
     ]
     fieldsets = [
-        (None, {"fields": ["matchday", "home", "away"]}),
+        (
+            None,
+            {
+                "description": _(
+                    "Home, away and the matchday are fixed once the match has games or a "
+                    "result: swap entries on the director's matchday page."
+                ),
+                "fields": ["matchday", "home", "away"],
+            },
+        ),
         (
             _("Reported totals"),
             {
@@ -368,6 +606,21 @@ class MatchAdmin(admin.ModelAdmin):
     @admin.display(description=_("competition"), ordering="matchday__competition__name")
     def competition(self, match: Match) -> Competition:
         return match.matchday.competition
+
+    def fixed_fields(self, obj: Any) -> Sequence[str]:
+        # A pairs match's game is played by its two koppels: they follow each other.
+        has_games = obj is not None and obj.pk is not None and obj.games.exists()
+        return self.locked_fields if has_games else super().fixed_fields(obj)
+
+    def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        created = match_create(
+            matchday_id=obj.matchday_id, home_id=obj.home_id, away_id=obj.away_id
+        )  # a refusal (a race since the form's check) is shown on the form
+        obj.pk = created.pk
+        obj.refresh_from_db()
 
     @admin.display(description=_("match page"))
     def director_page(self, match: Match) -> str:
@@ -390,30 +643,31 @@ class ByeAdminForm(forms.ModelForm):
         model = Bye
         fields = ["matchday", "entry", "reason"]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _offer_matchday_entries(self, ["entry"])
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         matchday, entry = cleaned.get("matchday"), cleaned.get("entry")
         if matchday is None or entry is None:
             return cleaned
-        if entry.competition_id != matchday.competition_id:
-            raise forms.ValidationError(
-                rule_message(RuleViolation("entry_unknown", entry=str(entry))),
-                code="entry_unknown",
-            )
-        busy = matchday.matches.filter(Q(home=entry) | Q(away=entry)).exists()
-        busy = busy or matchday.byes.filter(entry=entry).exclude(pk=self.instance.pk).exists()
-        if busy:
-            exc = RuleViolation("entry_already_playing", entry=str(entry))
-            raise forms.ValidationError(rule_message(exc), code=exc.code)
+        bye = self.instance if self.instance.pk else None
+        _add_refusals(self, _place_refusals(matchday, {"entry": entry}, bye=bye))
         return cleaned
 
 
 @admin.register(Bye)
-class ByeAdmin(admin.ModelAdmin):
+class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
     """Byes: added here for a manual schedule (checked like a match), else made by the
-    schedule services. A saved bye is read-only; delete it to move it."""
+    schedule services. A saved bye is read-only; delete it to move it, until its matchday
+    is played (a match of it has a result): from then on the bye counts, and stays."""
 
     form = ByeAdminForm
+    competition_lookup = "matchday__competition_id"
+    locked_message = _(
+        "Nothing was deleted: the matchdays of %(rows)s are played, so the byes count and stay."
+    )
     list_display = ["entry", "matchday", "competition"]
     list_filter = ["matchday__competition"]
     list_select_related = [
@@ -431,21 +685,6 @@ class ByeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)
-
-    def save_model(self, request: HttpRequest, obj: Bye, form: Any, change: bool) -> None:
-        super().save_model(request, obj, form, change)
-        standings_refresh_on_commit(obj.matchday.competition_id)
-
-    def delete_model(self, request: HttpRequest, obj: Bye) -> None:
-        competition_id = obj.matchday.competition_id
-        super().delete_model(request, obj)
-        standings_refresh_on_commit(competition_id)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Bye]) -> None:
-        ids = set(queryset.values_list("matchday__competition_id", flat=True))
-        super().delete_queryset(request, queryset)
-        for competition_id in ids:
-            standings_refresh_on_commit(competition_id)
 
 
 # ------------------------------------------------------------------ deductions
@@ -487,6 +726,7 @@ class DeductionAdminForm(forms.ModelForm):
                     points=cleaned["points"],
                     reason=cleaned["reason"],
                     match_id=match.pk if match else None,
+                    seen=deductions_token(competition_id=competition.pk),
                 )
             )
         except RuleViolation as exc:
@@ -494,14 +734,36 @@ class DeductionAdminForm(forms.ModelForm):
         return cleaned
 
 
+class DeductionVoidForm(forms.Form):
+    """Why deductions are voided (`deduction_void` checks it again)."""
+
+    reason = forms.CharField(
+        label=_("Why it is voided"),
+        max_length=cast(int, Deduction._meta.get_field("void_reason").max_length),
+        widget=forms.TextInput(attrs={"size": 60}),
+        validators=[validate_single_line_text],
+    )
+
+
 @admin.register(Deduction)
-class DeductionAdmin(admin.ModelAdmin):
-    """Deductions are added through `deduction_add` and withdrawn through `deduction_delete`
-    (both rebuild the standings); a saved deduction is read-only."""
+class DeductionAdmin(AdminInputMixin, admin.ModelAdmin):
+    """Deductions are added through `deduction_add` and voided, with a reason, through
+    `deduction_void` (both rebuild the standings): never changed, never deleted, so the
+    list and the history keep what was deducted and why it no longer counts."""
 
     form = DeductionAdminForm
-    list_display = ["entry", "competition", "points", "reason", "match", "created_at"]
-    list_filter = ["competition"]
+    actions = ["void_selected"]
+    list_display = [
+        "entry",
+        "competition",
+        "points",
+        "reason",
+        "match",
+        "created_at",
+        "voided_at",
+        "void_reason",
+    ]
+    list_filter = ["competition", ("voided_at", admin.EmptyFieldListFilter)]
     list_select_related = [
         "competition",
         "entry__team__player_1",
@@ -521,6 +783,13 @@ class DeductionAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # voided instead: `void_selected`, `void_view`
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly if obj is None else [*readonly, "voided_at", "void_reason", "void"]
+
     def save_model(self, request: HttpRequest, obj: Deduction, form: Any, change: bool) -> None:
         if change:  # not reachable: a saved deduction is read-only
             return
@@ -530,16 +799,82 @@ class DeductionAdmin(admin.ModelAdmin):
             points=obj.points,
             reason=obj.reason,
             match_id=obj.match_id,
+            # The admin's add form shows no list of deductions: nothing seen to go stale.
+            seen=deductions_token(competition_id=obj.competition_id),
         )
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    def delete_model(self, request: HttpRequest, obj: Deduction) -> None:
-        deduction_delete(deduction_id=obj.pk)
+    @admin.display(description=_("void"))
+    def void(self, deduction: Deduction) -> str:
+        if deduction.voided_at is not None:
+            return str(_("Voided: it no longer counts in the standings."))
+        url = reverse("admin:tournaments_deduction_void", args=[deduction.pk])
+        return format_html('<a href="{}">{}</a>', url, _("void this deduction…"))
 
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Deduction]) -> None:
-        for pk in queryset.values_list("pk", flat=True):
-            deduction_delete(deduction_id=pk)
+    def get_urls(self) -> list[Any]:
+        void = path(
+            "<path:object_id>/void/",
+            self.admin_site.admin_view(self.void_view),
+            name="tournaments_deduction_void",
+        )
+        return [void, *super().get_urls()]
+
+    def void_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Ask why, then void one deduction (`deduction_void`)."""
+        deduction = self.get_object(request, object_id)
+        if deduction is None:
+            raise Http404(_("That deduction does not exist (any more)."))
+        if not self.has_change_permission(request):
+            raise PermissionDenied
+        change_url = reverse("admin:tournaments_deduction_change", args=[deduction.pk])
+        done = self._void(request, [deduction], action=None)
+        return done if done is not None else HttpResponseRedirect(change_url)
+
+    @admin.action(permissions=["change"], description=_("Void the selected deductions…"))
+    def void_selected(
+        self, request: HttpRequest, queryset: QuerySet[Deduction]
+    ) -> HttpResponse | None:
+        """Ask why, then void the selected deductions (`deduction_void`)."""
+        return self._void(request, list(queryset), action="void_selected")
+
+    def _void(
+        self, request: HttpRequest, deductions: list[Deduction], *, action: str | None
+    ) -> HttpResponse | None:
+        """The reason page, or None once the deductions are voided (messages say how many,
+        and which were refused)."""
+        confirmed = request.method == "POST" and request.POST.get("void_confirm") == "yes"
+        form = DeductionVoidForm(request.POST if confirmed else None)
+        if confirmed and form.is_valid():
+            voided = 0
+            for deduction in deductions:
+                try:
+                    deduction_void(deduction_id=deduction.pk, reason=form.cleaned_data["reason"])
+                except RuleViolation as exc:
+                    self.message_user(
+                        request, f"{deduction}: {rule_message(exc)}", messages.WARNING
+                    )
+                else:
+                    self.log_change(request, deduction, [{"changed": {"fields": ["voided"]}}])
+                    voided += 1
+            self.message_user(
+                request,
+                ngettext("%(count)d deduction voided.", "%(count)d deductions voided.", voided)
+                % {"count": voided},
+                messages.SUCCESS if voided else messages.WARNING,
+            )
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Void deductions"),
+            "opts": self.opts,
+            "deductions": deductions,
+            "form": form,
+            "action": action,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "cancel_url": reverse("admin:tournaments_deduction_changelist"),
+        }
+        return TemplateResponse(request, "admin/tournaments/deduction/void.html", context)
 
 
 # ------------------------------------------------------------------ squads
@@ -639,7 +974,7 @@ def _stored_squad(squad: Squad) -> Squad:
     return squad
 
 
-class SquadMemberInline(admin.TabularInline):
+class SquadMemberInline(AdminInputMixin, admin.TabularInline):
     model = SquadMember
     form = SquadMemberForm
     formset = SquadMemberFormSet
@@ -649,7 +984,7 @@ class SquadMemberInline(admin.TabularInline):
 
 
 @admin.register(Squad)
-class SquadAdmin(admin.ModelAdmin):
+class SquadAdmin(AdminInputMixin, admin.ModelAdmin):
     """A club's squad (moederlijst) for a season; members go through `squad_member_add` /
     `squad_member_remove`, so the lock date and one club a season hold."""
 
@@ -703,7 +1038,7 @@ class SquadMemberAdminForm(forms.ModelForm):
 
 
 @admin.register(SquadMember)
-class SquadMemberAdmin(admin.ModelAdmin):
+class SquadMemberAdmin(AdminInputMixin, admin.ModelAdmin):
     """One player on one squad; added through `squad_member_add`, read-only once saved,
     removable (through `squad_member_remove`) until the squad's lock date."""
 

@@ -5,6 +5,12 @@ answers GET with itself and POST with one action (the form's `action` field): th
 validates its form, calls ONE service, and redirects back (PRG) — or, for htmx, answers
 with the page's named partial. A `RuleViolation` becomes an inline message in words
 (`rule_message`), status 422, the entered values kept; the service saved nothing.
+
+Every action that adds or changes carries what its page showed (the matchday number it
+adds, a `seen` token of `scoring.tokens`). Sent twice (a double click: the browser shows
+the second answer), an add is answered "added already" with the page, never as an error
+and never as a second row; made on a page that changed meanwhile, a change is refused
+with the page as it is now.
 """
 
 from __future__ import annotations
@@ -14,24 +20,29 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Exists, OuterRef
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors
 from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.tokens import deductions_token, deductions_token_of, match_token, matchday_token_of
 from scoring.views import denied
 from tournaments import services
 from tournaments.forms import (
     ClubLineupForm,
-    DeductionDeleteForm,
     DeductionForm,
+    DeductionVoidForm,
     ForfeitForm,
     MatchAddForm,
     MatchdayAddForm,
+    MatchdayDeleteForm,
     MatchDeleteForm,
     RoundRobinForm,
     SwapForm,
@@ -52,6 +63,18 @@ from tournaments.views import (
 ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
 
 Action = Callable[[HttpRequest, Any], HttpResponse]
+
+# Codes that say a form's work is done already (it was sent twice): answered as news with
+# the fresh page, not as an error.
+ALREADY_DONE = frozenset(
+    {
+        "matchday_already_added",
+        "matchday_already_paired",
+        "match_already_added",
+        "deduction_already_added",
+        "match_already_at_table",
+    }
+)
 
 
 # ================================================================ the schedule
@@ -84,6 +107,7 @@ def competition_context(competition: Competition, **extra: Any) -> dict[str, Any
                 "finished": sum(1 for _match, score in rows if score.finished),
             }
         )
+    deductions = list(competition.deductions.select_related(*ENTRY_NAME_JOINS, "match__matchday"))
     is_round_robin = competition.schedule_format in (
         Competition.Format.ROUND_ROBIN,
         Competition.Format.DOUBLE_ROUND_ROBIN,
@@ -94,18 +118,25 @@ def competition_context(competition: Competition, **extra: Any) -> dict[str, Any
         "next_number": (matchdays[-1].number + 1) if matchdays else 1,
         "is_swiss": competition.schedule_format == Competition.Format.SWISS,
         "is_round_robin": is_round_robin,
-        "deductions": list(
-            competition.deductions.select_related(*ENTRY_NAME_JOINS, "match__matchday")
+        # Voided ones stay listed, struck through with why: the director sees the trail.
+        "deductions": deductions,
+        "deduction_form": DeductionForm(
+            competition=competition,
+            prefix="deduction",
+            initial={"seen": deductions_token_of(deductions)},
         ),
-        "deduction_form": DeductionForm(competition=competition, prefix="deduction"),
         "show_override": False,
     }
     if is_round_robin and not matchdays:
         context["generate_form"] = RoundRobinForm(prefix="rr")
     if context["is_swiss"]:
-        context["pair_form"] = SwissPairForm(prefix="pair")
+        context["pair_form"] = SwissPairForm(
+            prefix="pair", initial={"number": context["next_number"]}
+        )
     if competition.schedule_format == Competition.Format.MANUAL:
-        context["matchday_form"] = MatchdayAddForm(prefix="matchday")
+        context["matchday_form"] = MatchdayAddForm(
+            prefix="matchday", initial={"number": context["next_number"]}
+        )
     context.update(extra)
     return context
 
@@ -130,6 +161,14 @@ def _competition_done(request: HttpRequest, competition: Competition, text: str)
     return redirect("competition_manage", slug=competition.slug)
 
 
+def _already(request: HttpRequest, competition: Competition, text: str) -> HttpResponse:
+    """A form sent twice: its work is done, said as news with the fresh schedule (PRG)."""
+    messages.info(request, text)
+    if request.htmx:  # type: ignore[attr-defined]
+        return _competition_response(request, competition)
+    return redirect("competition_manage", slug=competition.slug)
+
+
 def _generate(request: HttpRequest, competition: Competition) -> HttpResponse:
     form = RoundRobinForm(request.POST, prefix="rr")
     if form.is_valid():
@@ -140,6 +179,14 @@ def _generate(request: HttpRequest, competition: Competition) -> HttpResponse:
                 days_between=form.cleaned_data["days_between"],
             )
         except RuleViolation as exc:
+            if exc.code == "schedule_exists":
+                # The form is only shown without matchdays: a second "generate" (a double
+                # click, another tab) finds the schedule made, which is what was asked.
+                text = _(
+                    "The schedule is there already (%(count)s matchdays): nothing was "
+                    "generated again."
+                ) % {"count": competition.matchdays.count()}
+                return _already(request, competition, text)
             form.add_error(None, rule_message(exc))
         else:
             text = _("Round robin generated: %(count)s matchdays.") % {"count": len(matchdays)}
@@ -154,10 +201,17 @@ def _pair(request: HttpRequest, competition: Competition) -> HttpResponse:
         try:
             matchday = services.swiss_matchday_pair(
                 competition_id=competition.pk,
+                number=form.cleaned_data["number"],
                 override_reason=form.cleaned_data["override_reason"],
                 date=form.cleaned_data["date"],
             )
         except RuleViolation as exc:
+            if exc.code in ALREADY_DONE:
+                return _already(request, competition, rule_message(exc))
+            if exc.code == "matchday_number_changed":
+                return _competition_response(
+                    request, competition, status=422, action_error=rule_message(exc)
+                )
             form.add_error(None, rule_message(exc))
             show_override = show_override or exc.code == "previous_matchday_unfinished"
         else:
@@ -173,9 +227,19 @@ def _matchday_add(request: HttpRequest, competition: Competition) -> HttpRespons
     if form.is_valid():
         try:
             matchday = services.matchday_create(
-                competition_id=competition.pk, date=form.cleaned_data["date"]
+                competition_id=competition.pk,
+                number=form.cleaned_data["number"],
+                date=form.cleaned_data["date"],
             )
         except RuleViolation as exc:
+            if exc.code in ALREADY_DONE:
+                messages.info(request, rule_message(exc))
+                number = form.cleaned_data["number"]
+                return redirect("matchday_manage", slug=competition.slug, number=number)
+            if exc.code == "matchday_number_changed":
+                return _competition_response(
+                    request, competition, status=422, action_error=rule_message(exc)
+                )
             form.add_error(None, rule_message(exc))
         else:
             messages.success(
@@ -195,8 +259,31 @@ def _deduction_add(request: HttpRequest, competition: Competition) -> HttpRespon
                 entry_id=form.cleaned_data["entry"].pk,
                 points=form.cleaned_data["points"],
                 reason=form.cleaned_data["reason"],
+                seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:
+            if exc.code in ALREADY_DONE:
+                return _already(request, competition, rule_message(exc))
+            if exc.code == "deductions_changed_meanwhile":
+                # The fresh list, and the entered deduction ready to send again if needed.
+                data = form.cleaned_data
+                again = DeductionForm(
+                    competition=competition,
+                    prefix="deduction",
+                    initial={
+                        "entry": data["entry"].pk,
+                        "points": data["points"],
+                        "reason": data["reason"],
+                        "seen": deductions_token(competition_id=competition.pk),
+                    },
+                )
+                return _competition_response(
+                    request,
+                    competition,
+                    status=422,
+                    deduction_error=rule_message(exc),
+                    deduction_form=again,
+                )
             form.add_error(None, rule_message(exc))
         else:
             text = _("%(points)s points deducted from %(entry)s.") % {
@@ -207,17 +294,34 @@ def _deduction_add(request: HttpRequest, competition: Competition) -> HttpRespon
     return _competition_response(request, competition, status=422, deduction_form=form)
 
 
-def _deduction_delete(request: HttpRequest, competition: Competition) -> HttpResponse:
-    form = DeductionDeleteForm(request.POST, competition=competition)
-    error = _("That deduction does not exist (any more).")
+def _deduction_void(request: HttpRequest, competition: Competition) -> HttpResponse:
+    form = DeductionVoidForm(request.POST, competition=competition)
     if form.is_valid():
         try:
-            services.deduction_delete(deduction_id=form.cleaned_data["deduction"].pk)
+            deduction = services.deduction_void(
+                deduction_id=form.cleaned_data["deduction"].pk,
+                reason=form.cleaned_data["void_reason"],
+            )
         except RuleViolation as exc:
             error = rule_message(exc)
         else:
-            return _competition_done(request, competition, _("Deduction withdrawn."))
-    return _competition_response(request, competition, status=422, deduction_error=error)
+            text = _("Deduction of %(points)s points from %(entry)s voided.") % {
+                "points": deduction.points,
+                "entry": deduction.entry,
+            }
+            return _competition_done(request, competition, text)
+    elif "deduction" in form.errors:
+        error = rule_message(RuleViolation("deduction_unknown"))
+    else:
+        error = " ".join(str(message) for message in form.errors["void_reason"])
+    return _competition_response(
+        request,
+        competition,
+        status=422,
+        deduction_error=error,
+        void_failed=form.data.get("deduction", ""),
+        void_reason=form.data.get("void_reason", ""),
+    )
 
 
 COMPETITION_ACTIONS: dict[str, Action] = {
@@ -225,7 +329,7 @@ COMPETITION_ACTIONS: dict[str, Action] = {
     "pair": _pair,
     "matchday_add": _matchday_add,
     "deduction_add": _deduction_add,
-    "deduction_delete": _deduction_delete,
+    "deduction_void": _deduction_void,
 }
 
 
@@ -283,13 +387,24 @@ def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
         for match in matches
     ]
     byes = list(matchday.byes.select_related(*ENTRY_NAME_JOINS))
+    is_last = getattr(matchday, "is_last", None)  # annotated by `matchday_manage`'s lookup
+    if is_last is None:
+        is_last = not competition.matchdays.filter(number__gt=matchday.number).exists()
+    pairings_seen = matchday_token_of(matches, byes)
     context: dict[str, Any] = {
         "competition": competition,
         "matchday": matchday,
         "rows": rows,
         "byes": [(bye, pairing_reason_message(bye.reason)) for bye in byes],
         "problems": selectors.matchday_problems(matchday=matchday),
-        "swap_form": SwapForm(competition=competition, prefix="swap"),
+        # `matchday_delete` decides; this only offers the button where it would go ahead.
+        "can_delete": is_last and not any(row["has_results"] for row in rows),
+        "is_last": is_last,
+        "swap_form": SwapForm(
+            competition=competition,
+            prefix="swap",
+            initial={"seen": pairings_seen},
+        ),
         "move_form": TableMoveForm(matchday=matchday, prefix="move"),
         "add_form": MatchAddForm(competition=competition, prefix="add"),
     }
@@ -347,8 +462,10 @@ def repeat_bye_text(repeat: selectors.RepeatBye) -> str:
     }
 
 
-def _matchday_done(request: HttpRequest, matchday: Matchday, text: str) -> HttpResponse:
-    messages.success(request, text)
+def _matchday_done(
+    request: HttpRequest, matchday: Matchday, text: str, *, level: int = messages.SUCCESS
+) -> HttpResponse:
+    messages.add_message(request, level, text)
     if request.htmx:  # type: ignore[attr-defined]
         return _matchday_response(request, matchday)
     return redirect("matchday_manage", slug=matchday.competition.slug, number=matchday.number)
@@ -364,9 +481,17 @@ def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
                 form.add_error(None, _("Choose two different entries to swap."))
             else:
                 services.matchday_entries_swap(
-                    matchday_id=matchday.pk, entry_a_id=entry_a.pk, entry_b_id=entry_b.pk
+                    matchday_id=matchday.pk,
+                    entry_a_id=entry_a.pk,
+                    entry_b_id=entry_b.pk,
+                    seen=form.cleaned_data["seen"],
                 )
         except RuleViolation as exc:
+            if exc.code == "matchday_changed_meanwhile":
+                # The pairings as they are now, with a fresh form to swap again if needed.
+                return _matchday_response(
+                    request, matchday, status=422, action_error=rule_message(exc)
+                )
             form.add_error(None, rule_message(exc))
         else:
             if entry_a.pk != entry_b.pk:
@@ -384,6 +509,8 @@ def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
                 match_id=form.cleaned_data["match"].pk, table=form.cleaned_data["table"]
             )
         except RuleViolation as exc:
+            if exc.code in ALREADY_DONE:  # the move sent twice: the match is there already
+                return _matchday_done(request, matchday, rule_message(exc), level=messages.INFO)
             form.add_error(None, rule_message(exc))
         else:
             text = _("%(match)s moved to table %(table)s.") % {
@@ -406,6 +533,8 @@ def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
                 table=form.cleaned_data["table"],
             )
         except RuleViolation as exc:
+            if exc.code in ALREADY_DONE:
+                return _matchday_done(request, matchday, rule_message(exc), level=messages.INFO)
             form.add_error(None, rule_message(exc))
         else:
             text = _("Match %(home)s – %(away)s added at table %(table)s.") % {
@@ -442,11 +571,64 @@ MATCHDAY_ACTIONS: dict[str, Action] = {
 }
 
 
+def _matchday_delete(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Delete the matchday (`matchday_delete`), then back to the schedule.
+
+    Before the matchday is looked up: sent twice, the second post finds it gone and is
+    answered "deleted already" with the schedule, not with a 404.
+    """
+    competition = get_object_or_404(Competition, slug=slug)
+    if response := denied(request, competition):
+        return response
+    form = MatchdayDeleteForm(request.POST)
+    matchday = Matchday.objects.filter(competition=competition, number=number).first()
+    if not form.is_valid():
+        if matchday is None:
+            raise Http404("no such matchday")
+        error = " ".join(str(e) for e in form.non_field_errors())
+        return _matchday_response(request, matchday, status=422, action_error=error)
+    matchday_id = form.cleaned_data["matchday"]
+    shown = Matchday.objects.filter(pk=matchday_id).first()
+    if shown is not None and (shown.competition_id != competition.pk or shown.number != number):
+        raise Http404("matchday of another competition, or another matchday")
+    if shown is None:
+        text = _("Matchday %(number)s is deleted already (the form was sent twice).") % {
+            "number": number
+        }
+        return _schedule_after(request, competition, text, level=messages.INFO)
+    try:
+        deleted = services.matchday_delete(matchday_id=matchday_id)
+    except RuleViolation as exc:
+        return _matchday_response(request, shown, status=422, action_error=rule_message(exc))
+    text = _("Matchday %(number)s deleted.") % {"number": deleted}
+    return _schedule_after(request, competition, text)
+
+
+def _schedule_after(
+    request: HttpRequest, competition: Competition, text: str, *, level: int = messages.SUCCESS
+) -> HttpResponse:
+    """To the schedule after a matchday is gone: its own page no longer exists, so htmx is
+    told to load the schedule page instead of swapping a partial."""
+    messages.add_message(request, level, text)
+    url = reverse("competition_manage", kwargs={"slug": competition.slug})
+    if request.htmx:  # type: ignore[attr-defined]
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
 @require_http_methods(["GET", "POST"])
 def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """One matchday: pairing reasons, the bye, swaps, table moves, added and removed matches."""
+    """One matchday: pairing reasons, the bye, swaps, table moves, added and removed matches,
+    and deleting it (the last matchday, while it has no results)."""
+    if request.method == "POST" and request.POST.get("action") == "matchday_delete":
+        return _matchday_delete(request, slug, number)
+    later = Matchday.objects.filter(
+        competition=OuterRef("competition"), number__gt=OuterRef("number")
+    )
     matchday = get_object_or_404(
-        Matchday.objects.select_related("competition"), competition__slug=slug, number=number
+        Matchday.objects.select_related("competition").annotate(is_last=~Exists(later)),
+        competition__slug=slug,
+        number=number,
     )
     if response := denied(request, matchday.competition):
         return response
@@ -507,9 +689,11 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     """The public match page's content plus the lineup and forfeit forms."""
     context = match_page_context(match)
     competition, games = context["competition"], context["games"]
+    seen = match_token(match, [game.pk for game in games])
     context["is_club_match"] = competition.kind == Competition.Kind.CLUBS
     context["forfeit_form"] = ForfeitForm(
-        prefix="forfeit", initial={"side": match.forfeit, "reason": match.forfeit_reason}
+        prefix="forfeit",
+        initial={"side": match.forfeit, "reason": match.forfeit_reason, "seen": seen},
     )
     if context["is_club_match"]:
         context["lineup_form"] = ClubLineupForm(
@@ -517,7 +701,10 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
             home_teams=selectors.club_koppels(entry=match.home, competition=competition),
             away_teams=selectors.club_koppels(entry=match.away, competition=competition),
             prefix="lineup",
-            initial=lineup_initial(match, games, competition.koppels_per_side),
+            initial={
+                **lineup_initial(match, games, competition.koppels_per_side),
+                "seen": seen,
+            },
         )
     context.update(extra)
     return context
@@ -542,6 +729,12 @@ def _match_done(request: HttpRequest, match: Match, text: str) -> HttpResponse:
     return redirect("match_manage", slug=match.matchday.competition.slug, match_id=match.pk)
 
 
+def _match_changed(request: HttpRequest, match: Match, exc: RuleViolation) -> HttpResponse:
+    """The match as it is now, with fresh forms, and why nothing was saved."""
+    fresh = match_for(match.matchday.competition.slug, match.pk)
+    return _match_response(request, fresh, status=422, action_error=rule_message(exc))
+
+
 def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
     competition = match.matchday.competition
     form = ClubLineupForm(
@@ -562,8 +755,11 @@ def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
                 home_teams=form.lineup("home"),
                 away_teams=form.lineup("away"),
                 late=form.late(),
+                seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:
+            if exc.code == "match_changed_meanwhile":
+                return _match_changed(request, match, exc)
             form.add_error(None, rule_message(exc))
         else:
             movement = selectors.match_movement(match=saved)
@@ -589,8 +785,11 @@ def _forfeit(request: HttpRequest, match: Match) -> HttpResponse:
                 match_id=match.pk,
                 side=form.cleaned_data["side"],
                 reason=form.cleaned_data["reason"],
+                seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:
+            if exc.code == "match_changed_meanwhile":
+                return _match_changed(request, match, exc)
             form.add_error(None, rule_message(exc))
         else:
             text = (

@@ -9,10 +9,12 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring import selectors
+from scoring.forms import SEEN_MISSING, require_seen, seen_field
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import TIEBREAK_KEYS, RuleViolation, check_tiebreaks
 from tournaments.models import Competition, Deduction, Entry, Match, Matchday
+from tournaments.validators import validate_single_line_text
 
 
 class CompetitionAdminForm(forms.ModelForm):
@@ -141,9 +143,24 @@ class CompetitionAdminForm(forms.ModelForm):
 #
 # These forms check the shape of the input (numbers in range, entries of this competition);
 # whether a pairing or a lineup is allowed is the services' call, and their refusals come
-# back as form errors through `rule_message`.
+# back as form errors through `rule_message`. A form that adds or changes what the page
+# showed carries it hidden, required: the matchday `number` it adds, or a `seen` token
+# (`scoring.tokens`), so a double click or a stale tab never adds or overwrites twice.
 
 MAX_TABLE = 99
+MAX_MATCHDAY = 32767  # the database's small integer
+
+MATCHDAY_NUMBER_MISSING = _(
+    "This form does not say which matchday it adds (it was not sent from the schedule "
+    "page): reload the page and try again."
+)
+
+
+def _matchday_number() -> forms.IntegerField:
+    """The matchday a form adds, hidden: sent twice, the second finds it made already."""
+    return forms.IntegerField(
+        min_value=1, max_value=MAX_MATCHDAY, required=False, widget=forms.HiddenInput
+    )
 
 
 def _entry_choices(competition: Competition) -> forms.ModelChoiceField:
@@ -170,16 +187,24 @@ class RoundRobinForm(forms.Form):
 
 
 class MatchdayAddForm(forms.Form):
-    """Add the next matchday, empty, to fill with matches by hand."""
+    """Add the next matchday (`number`, hidden), empty, to fill with matches by hand."""
 
+    number = _matchday_number()
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self, "number", MATCHDAY_NUMBER_MISSING)
+        return data
+
 
 class SwissPairForm(forms.Form):
-    """Pair the next Swiss matchday; a reason lets it go ahead before the last one finished."""
+    """Pair the next Swiss matchday (`number`, hidden); a reason lets it go ahead before the
+    last one finished."""
 
+    number = _matchday_number()
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -188,37 +213,69 @@ class SwissPairForm(forms.Form):
         required=False,
         max_length=500,
         help_text=_("Stored with the matchday and shown on its page."),
+        validators=[validate_single_line_text],
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self, "number", MATCHDAY_NUMBER_MISSING)
+        return data
 
 
 class DeductionForm(forms.Form):
-    """Take competition points from an entry, with the reason shown under the standings."""
+    """Take competition points from an entry, with the reason shown under the standings.
+
+    `seen` is the `deductions_token` of the list the page showed (`deduction_add`).
+    """
 
     entry = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Entry"))
     points = forms.IntegerField(label=_("Points"), min_value=1, max_value=1000)
-    reason = forms.CharField(label=_("Reason"), max_length=200)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200, validators=[validate_single_line_text]
+    )
+    seen = seen_field()
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["entry"] = _entry_choices(competition)
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
 
-class DeductionDeleteForm(forms.Form):
-    """Withdraw one deduction of this competition."""
+
+class DeductionVoidForm(forms.Form):
+    """Void one deduction of this competition, saying why (it is never deleted).
+
+    An empty reason is left to `deduction_void` (`void_reason_required`): one place says it.
+    """
 
     deduction = forms.ModelChoiceField(queryset=Deduction.objects.none(), widget=forms.HiddenInput)
+    void_reason = forms.CharField(
+        label=_("Why void it"),
+        max_length=Deduction._meta.get_field("void_reason").max_length,
+        required=False,
+        validators=[validate_single_line_text],
+    )
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = cast(forms.ModelChoiceField, self.fields["deduction"])
+        # Voided ones too: voiding twice gets the service's "voided already", not "unknown".
         field.queryset = Deduction.objects.filter(competition=competition)
 
 
 class SwapForm(forms.Form):
-    """Swap two entries' places on a matchday (two matches, or a match and the bye)."""
+    """Swap two entries' places on a matchday (two matches, or a match and the bye).
+
+    `seen` is the `matchday_token` of the pairings the page showed: a swap sent twice
+    would swap back (`matchday_entries_swap`).
+    """
 
     entry_a = forms.ModelChoiceField(queryset=Entry.objects.none())
     entry_b = forms.ModelChoiceField(queryset=Entry.objects.none())
+    seen = seen_field()
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -226,6 +283,11 @@ class SwapForm(forms.Form):
         self.fields["entry_a"].label = _("Swap")
         self.fields["entry_b"] = _entry_choices(competition)
         self.fields["entry_b"].label = _("with")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
 
 
 class TableMoveForm(forms.Form):
@@ -284,8 +346,11 @@ class ClubLineupForm(forms.Form):
 
     A place offers the koppels whose two players are of that side's club. When the
     competition lets a koppel join late, each place has a "joins at sitting" number.
-    Fields: `home_1`…`home_N`, `away_1`…`away_N`, and `home_1_from`… when late is allowed.
+    Fields: `home_1`…`home_N`, `away_1`…`away_N`, and `home_1_from`… when late is allowed;
+    `seen` is the `match_token` of the page (`club_match_lineup_set`).
     """
+
+    seen = seen_field()
 
     def __init__(
         self,
@@ -318,6 +383,11 @@ class ClubLineupForm(forms.Form):
                         label=_("from sitting"), min_value=1, required=False
                     )
                 self.places.append((side, name, late_name))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
 
     def side_fields(self, side: str) -> list[tuple[Any, Any]]:
         """(koppel field, late field or None) per place of `side`, bound, for the template."""
@@ -353,7 +423,30 @@ class ClubLineupForm(forms.Form):
 
 
 class ForfeitForm(forms.Form):
-    """Record a forfeit (a side and the reason), or lift it (side "—")."""
+    """Record a forfeit (a side and the reason), or lift it (side "—"); `seen` is the
+    `match_token` of the page (`match_forfeit_set`)."""
 
     side = forms.ChoiceField(label=_("Forfeited by"), choices=Match.Forfeit.choices, required=False)
-    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=200, required=False, validators=[validate_single_line_text]
+    )
+    seen = seen_field()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
+
+
+class MatchdayDeleteForm(forms.Form):
+    """Delete the matchday the page showed (its id, hidden): sent twice, the second finds it
+    gone, and a matchday made anew under the same number is not deleted unseen."""
+
+    matchday = forms.IntegerField(
+        min_value=1, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self, "matchday", SEEN_MISSING)
+        return data

@@ -17,6 +17,15 @@ Places name objects the way a director reads them: `competition`, `competition, 
 `sitting 2` in front of the table when the match's games use more than one sitting),
 `…, round 5`, `matchday 2, match kampoe-toppers, forfeit`, `deductions[1]`, `squads[kampoe]`.
 
+Hostile files: `document_parse(raw=…)` reads the bytes of a file (UTF-8, nesting at most
+MAX_DEPTH levels, no key twice in one object) and names `line L, column C` when it can't;
+every value of the document is then checked (`_check_values`, also run by
+`competition_import`) and a problem is named by its JSON path (`players[3].name`, positions
+from 1): numbers no field can hold (huge, NaN, Infinity), control characters other than tab
+and line breaks, lone surrogates. Names and one-line texts take no control characters at
+all, names are stored in Unicode NFC, keys and the slug may not start with -, =, + or @
+(`tournaments.validators`).
+
 Beyond DESIGN.md, these optional keys are read and written (exported only when they differ
 from the default, so files that don't use them round-trip unchanged):
 
@@ -45,8 +54,9 @@ Competition formats (docs/interchange.md has the whole format with examples):
   `tournaments.services.match_forfeit_set`), `matches[].pairing_reason` (an object, stored
   as is).
 - `games[].confirmed` (bool, default false; through `tournaments.services.game_confirm`).
-- top-level `deductions` ([{"entry", "points", "reason", "matchday", "match"}], through
-  `tournaments.services.deduction_add`) and `squads` ([{"club", "season", "locked_on",
+- top-level `deductions` ([{"entry", "points", "reason", "matchday", "match", "voided"}],
+  through `tournaments.services.deduction_add`, and `deduction_void` when `voided` gives
+  {"at", "reason"}) and `squads` ([{"club", "season", "locked_on",
   "players"}], clubs competitions only: the squads of its entries for its season). Squad
   members are written directly, so a lock date in the past does not stop an import of
   history; a player on two clubs' squads in one season is refused.
@@ -64,6 +74,9 @@ and the stored name is kept.
 from __future__ import annotations
 
 import datetime
+import json
+import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -72,10 +85,19 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models, transaction
 from django.utils.translation import gettext as _
+from simple_history.utils import bulk_create_with_history
 
 from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
-from scoring.rules import Result, RuleSet, RuleViolation, check_tiebreaks
+from scoring.rules import (
+    Result,
+    RuleSet,
+    RuleViolation,
+    check_tiebreaks,
+    found_at_bye,
+    matchday_places_check,
+    pairs_match_games_check,
+)
 from scoring.services import (
     RoundRecord,
     game_close,
@@ -84,6 +106,14 @@ from scoring.services import (
     match_totals_enter,
     standings_rebuild,
 )
+from scoring.tokens import (
+    deductions_token,
+    game_token,
+    game_token_now,
+    match_token,
+    match_token_now,
+)
+from tournaments.fields import nfc
 from tournaments.models import (
     Bye,
     Club,
@@ -97,7 +127,12 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
-from tournaments.services import deduction_add, game_confirm, match_forfeit_set
+from tournaments.services import deduction_add, deduction_void, game_confirm, match_forfeit_set
+from tournaments.validators import (
+    UNSAFE_TEXT_CHARS,
+    text_unsafe_char,
+    validate_key_start,
+)
 
 FORMAT = "troefclub-competition/1"
 RESULTS = tuple(result.value for result in Result)
@@ -196,8 +231,184 @@ def _kind_of(value: Any) -> str:
 
 
 def _show(value: Any) -> str:
+    """`value` to quote in a message: at most 40 characters, control characters and lone
+    surrogates escaped (a message must print on any terminal, and not drive it)."""
     text = repr(value) if not isinstance(value, str) else value
-    return text if len(text) <= 40 else text[:37] + "…"
+    text = text if len(text) <= 40 else text[:37] + "…"
+    return UNSAFE_TEXT_CHARS.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+# ------------------------------------------------------------------ reading the file
+
+# Deeper than any document of this format (a round's tricks sit at depth 10; stored
+# objects such as pairing reasons add a few): a file nested deeper is refused before its
+# values are read, and no Python recursion limit is ever reached.
+MAX_DEPTH = 32
+# More digits than any number field holds; Python refuses to read 4,300 or more.
+MAX_NUMBER_DIGITS = 30
+
+
+class _BadNumber:
+    """A number as written in the file that no field can hold (huge, NaN or Infinity);
+    `_check_values` refuses it with its place."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class _RepeatedKeys(dict[str, Any]):
+    """A JSON object that gave a key twice (`repeated`): JSON parsers differ on which one
+    counts, so `_check_values` refuses it rather than silently keep the last."""
+
+    repeated: str = ""
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) == len(pairs):
+        return value
+    seen: set[str] = set()
+    for key, _item in pairs:
+        if key in seen:
+            break
+        seen.add(key)
+    marked = _RepeatedKeys(value)
+    marked.repeated = key
+    return marked
+
+
+def _integer(text: str) -> int | _BadNumber:
+    return int(text) if len(text.lstrip("-")) <= MAX_NUMBER_DIGITS else _BadNumber(text)
+
+
+def _decimal(text: str) -> float | _BadNumber:
+    number = float(text)
+    return number if math.isfinite(number) else _BadNumber(text)
+
+
+def _line_column(text: str, position: int) -> str:
+    line = text.count("\n", 0, position) + 1
+    column = position - text.rfind("\n", 0, position)
+    return _("line %(line)s, column %(column)s") % {"line": line, "column": column}
+
+
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep_at(text: str) -> int:
+    """Where `text` opens its bracket MAX_DEPTH + 1 levels deep (0 if it never does)."""
+    depth = 0
+    for found in _BRACKET_OR_STRING.finditer(text):
+        token = found.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return found.start()
+        elif token in "]}":
+            depth -= 1
+    return 0
+
+
+def document_parse(*, raw: bytes) -> Any:
+    """The JSON document in `raw`, read for `competition_import`.
+
+    `raw` is UTF-8 (a byte order mark is allowed). Raises InterchangeError naming the place:
+    `line L, column C` for bytes that are not UTF-8, text that is not JSON, or nesting
+    deeper than MAX_DEPTH; the JSON path (`players[3].name`) for a key given twice in one
+    object, a number no field can hold (huge, NaN, Infinity), a control character or a
+    lone surrogate (`_check_values`).
+    """
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        good = raw[: exc.start].decode("utf-8-sig")
+        raise InterchangeError(
+            _line_column(good, len(good)),
+            _("the file is not UTF-8 text (byte 0x%(byte)02x)") % {"byte": raw[exc.start]},
+        ) from None
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_object_pairs,
+            parse_int=_integer,
+            parse_float=_decimal,
+            parse_constant=_BadNumber,
+        )
+    except json.JSONDecodeError as exc:
+        raise InterchangeError(
+            _line_column(text, exc.pos), _("not valid JSON: %(problem)s") % {"problem": exc.msg}
+        ) from None
+    except RecursionError:
+        raise InterchangeError(
+            _line_column(text, _too_deep_at(text)),
+            _("nested deeper than %(depth)s levels") % {"depth": MAX_DEPTH},
+        ) from None
+    _check_values(data)
+    return data
+
+
+def _problem(char: str) -> str:
+    """What is wrong with a text holding `char` (see `text_unsafe_char`), in words."""
+    point = f"U+{ord(char):04X}"
+    if "\ud800" <= char <= "\udfff":
+        return _("the text holds a lone surrogate (%(char)s), which is not Unicode") % {
+            "char": point
+        }
+    return _("the text holds the control character %(char)s") % {"char": point}
+
+
+def _number_problem(value: Any) -> str | None:
+    """What is wrong with a number no field can hold (huge, NaN, Infinity), or None."""
+    too_large = isinstance(value, int) and abs(value) >= 10**MAX_NUMBER_DIGITS
+    if too_large or (isinstance(value, float) and not math.isfinite(value)):
+        value = _BadNumber(str(value))
+    if not isinstance(value, _BadNumber):
+        return None
+    if value.text.lower().lstrip("-") in ("nan", "infinity", "inf"):
+        return _("%(number)s is not a number JSON allows") % {"number": value.text}
+    return _("the number %(number)s is out of range") % {"number": _show(value.text)}
+
+
+def _check_values(value: Any, path: str = "", depth: int = 0) -> None:
+    """Refuse what no field can store, anywhere in the document, with its JSON path
+    (`players[3].name`; list positions count from 1 like every place in this module).
+
+    Refused: nesting deeper than MAX_DEPTH, a key given twice in one object, numbers that
+    are huge, NaN or infinite, and texts (values and keys) holding a lone surrogate or a
+    control character other than tab and line breaks (`text_unsafe_char`; the fields that
+    take one line refuse those too, in `_check_text`). Raises InterchangeError.
+    """
+    place = path or "document"
+    if depth > MAX_DEPTH:
+        raise InterchangeError(
+            _show(place), _("nested deeper than %(depth)s levels") % {"depth": MAX_DEPTH}
+        )
+    number = _number_problem(value)
+    if number is not None:
+        raise InterchangeError(place, number)
+    if isinstance(value, str):
+        char = text_unsafe_char(value, multiline=True)
+        if char is not None:
+            raise InterchangeError(place, _problem(char))
+    elif isinstance(value, dict):
+        if isinstance(value, _RepeatedKeys):
+            raise InterchangeError(
+                place,
+                _("the key “%(key)s” appears twice in this object")
+                % {"key": _show(value.repeated)},
+            )
+        for key, item in value.items():
+            char = text_unsafe_char(str(key))
+            if char is not None:
+                raise InterchangeError(
+                    place,
+                    _("the key “%(key)s”: %(problem)s")
+                    % {"key": _show(key), "problem": _problem(char)},
+                )
+            _check_values(item, f"{path}.{_show(key)}" if path else _show(key), depth + 1)
+    elif isinstance(value, list):
+        for position, item in enumerate(value, start=1):
+            _check_values(item, f"{path}[{position}]", depth + 1)
 
 
 _MISSING = object()
@@ -246,11 +457,24 @@ class _Object:
         max_length: int,
         slug: bool = False,
         nullable: bool = False,
+        name: bool = False,
+        blank: bool = False,
+        multiline: bool = False,
     ) -> Any:
+        """The text at `key`; see `_check_text` for the options."""
         value = self._get(key, default)
         if value is None and nullable:
             return None
-        return _check_text(self.place, key, value, max_length=max_length, slug=slug)
+        return _check_text(
+            self.place,
+            key,
+            value,
+            max_length=max_length,
+            slug=slug,
+            name=name,
+            blank=blank,
+            multiline=multiline,
+        )
 
     def integer(
         self,
@@ -303,11 +527,33 @@ class _Object:
         return key in self.value
 
 
-def _check_text(place: str, key: str, value: Any, *, max_length: int, slug: bool) -> str:
+def _check_text(
+    place: str,
+    key: str,
+    value: Any,
+    *,
+    max_length: int,
+    slug: bool = False,
+    name: bool = False,
+    blank: bool = False,
+    multiline: bool = False,
+) -> str:
+    """`value` checked as a text of at most `max_length` characters, on one line unless
+    `multiline` (no control characters or lone surrogates either way).
+
+    `slug`: a key (letters, digits, - and _, not starting with -); `name`: a name, returned
+    in Unicode NFC (so "Kolibrië" is found however it was typed; the length counts NFC),
+    not empty unless `blank`.
+    """
     if not isinstance(value, str):
         raise InterchangeError(
             place,
             _("“%(key)s” must be text, not %(kind)s") % {"key": key, "kind": _kind_of(value)},
+        )
+    char = text_unsafe_char(value, multiline=multiline)
+    if char is not None:
+        raise InterchangeError(
+            place, _("“%(key)s”: %(problem)s") % {"key": key, "problem": _problem(char)}
         )
     if slug:
         try:
@@ -318,6 +564,16 @@ def _check_text(place: str, key: str, value: Any, *, max_length: int, slug: bool
                 _("“%(key)s” must be letters, digits, “-” or “_” only, not “%(value)s”")
                 % {"key": key, "value": _show(value)},
             ) from None
+        try:
+            validate_key_start(value)
+        except ValidationError as exc:
+            raise InterchangeError(
+                place, _("“%(key)s”: %(problem)s") % {"key": key, "problem": exc.messages[0]}
+            ) from None
+    if name:
+        value = nfc(value)
+        if not blank and not value.strip():
+            raise InterchangeError(place, _("“%(key)s” may not be empty") % {"key": key})
     if len(value) > max_length:
         raise InterchangeError(
             place,
@@ -411,6 +667,7 @@ class _Deduction:
     points: int
     reason: str
     match: _Match | None
+    voided: tuple[datetime.datetime, str] | None = None  # when, why
 
 
 @dataclass
@@ -464,7 +721,7 @@ def _parse_competition(data: _Object) -> dict[str, Any]:
     place = comp.place
     values: dict[str, Any] = {
         "slug": comp.text("slug", max_length=80, slug=True),
-        "name": comp.text("name", max_length=160),
+        "name": comp.text("name", max_length=160, name=True),
         "season": comp.text("season", default="", max_length=20),
     }
     kind = comp.text("kind", max_length=5)
@@ -627,10 +884,10 @@ def _unique_key(seen: dict[str, Any], item: _Object, what: str) -> str:
 def _parse_people(data: _Object, doc: _Document) -> None:
     for item in _list_of_objects(data, "clubs", ("key", "name"), lambda _i, n: f"clubs[{n}]"):
         key = _unique_key(doc.clubs, item, _("club"))
-        doc.clubs[key] = item.text("name", max_length=120)
+        doc.clubs[key] = item.text("name", max_length=120, name=True)
     for item in _list_of_objects(data, "players", ("key", "name", "club"), _keyed_place("players")):
         key = _unique_key(doc.players, item, _("player"))
-        name = item.text("name", max_length=120)
+        name = item.text("name", max_length=120, name=True)
         club = item.text("club", default=None, max_length=64, nullable=True)
         if club is not None and club not in doc.clubs:
             raise InterchangeError(
@@ -650,7 +907,8 @@ def _parse_people(data: _Object, doc: _Document) -> None:
                 )
         if players[0] == players[1]:
             raise InterchangeError(item.place, _("a koppel needs two different players"))
-        doc.teams[key] = (players[0], players[1], item.text("name", default="", max_length=120))
+        name = item.text("name", default="", max_length=120, name=True, blank=True)
+        doc.teams[key] = (players[0], players[1], name)
 
 
 def _parse_entries(data: _Object, doc: _Document) -> None:
@@ -713,21 +971,13 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
             number=number,
             date=date,
             matches=[],
-            override_reason=item.text("override_reason", default="", max_length=10000),
+            override_reason=item.text(
+                "override_reason", default="", max_length=10000, multiline=True
+            ),
         )
-        homes: set[str] = set()
-        aways: set[str] = set()
         tables: dict[int, str] = {}
         for index, raw_match in enumerate(item.array("matches", default=[]), start=1):
             match = _parse_match(raw_match, _join(place, f"matches[{index}]"), doc, place)
-            for side, seen in ((match.home, homes), (match.away, aways)):
-                if side in seen:
-                    raise InterchangeError(
-                        match.place,
-                        _("“%(entry)s” already plays a match as %(role)s on this matchday")
-                        % {"entry": side, "role": _("home") if seen is homes else _("away")},
-                    )
-                seen.add(side)
             if match.table is not None:
                 if match.table in tables:
                     raise InterchangeError(
@@ -738,7 +988,27 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
                 tables[match.table] = match.slug
             matchday.matches.append(match)
         _parse_byes(item, matchday, doc)
+        _check_places(matchday, doc)
         doc.matchdays.append(matchday)
+
+
+def _check_places(matchday: _Matchday, doc: _Document) -> None:
+    """Who plays where on a parsed matchday, by the engine's one check
+    (`scoring.rules.matchday_places_check`): an entry of the competition, at most once
+    (home, away or the bye); the place named is the later one. A koppel then sits at one
+    table a sitting too: a pairs game is its match's koppels (`_team_side`), a club match
+    seats each koppel once a sitting (`_check_club_match_shape`), and a koppel plays for
+    one club, which plays one match.
+    """
+    try:
+        matchday_places_check(
+            [(match.home, match.away) for match in matchday.matches],
+            [entry for entry, _reason in matchday.byes],
+            entries=set(doc.entries),
+        )
+    except RuleViolation as exc:
+        place = matchday.place if found_at_bye(exc) else matchday.matches[exc.params["index"]].place
+        raise _violation(place, exc) from None
 
 
 def _parse_byes(item: _Object, matchday: _Matchday, doc: _Document) -> None:
@@ -835,6 +1105,11 @@ def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _
         match.games.append(game)
     if doc.competition["kind"] == "clubs":
         _check_club_match_shape(match, doc)
+    else:
+        try:
+            pairs_match_games_check(home, away, [(g.team_a, g.team_b) for g in match.games])
+        except RuleViolation as exc:
+            raise _violation(match.games[exc.params["index"]].place, exc) from None
     return match
 
 
@@ -1011,6 +1286,7 @@ def _parse_round(raw: Any, place: str, doc: _Document) -> _Round:
 
 
 def _parse(data: Any) -> _Document:
+    _check_values(data)  # again: a caller may pass a document it did not read with document_parse
     if not isinstance(data, dict):
         raise InterchangeError(
             "document",
@@ -1051,7 +1327,7 @@ def _parse(data: Any) -> _Document:
 
 
 def _parse_deductions(data: _Object, doc: _Document) -> None:
-    fields = ("entry", "points", "reason", "matchday", "match")
+    fields = ("entry", "points", "reason", "matchday", "match", "voided")
     for item in _list_of_objects(data, "deductions", fields, lambda _i, n: f"deductions[{n}]"):
         entry = item.text("entry", max_length=64)
         if entry not in doc.entries:
@@ -1094,8 +1370,37 @@ def _parse_deductions(data: _Object, doc: _Document) -> None:
                     % {"entry": entry, "match": match.slug},
                 )
         doc.deductions.append(
-            _Deduction(place=item.place, entry=entry, points=points, reason=reason, match=match)
+            _Deduction(
+                place=item.place,
+                entry=entry,
+                points=points,
+                reason=reason,
+                match=match,
+                voided=_parse_voided(item),
+            )
         )
+
+
+def _parse_voided(item: _Object) -> tuple[datetime.datetime, str] | None:
+    """A deduction's optional `voided`: {"at": ISO 8601 time with its UTC offset, "reason"}."""
+    if not item.has("voided"):
+        return None
+    voided = item.obj("voided", ("at", "reason"))
+    raw = voided.text("at", max_length=40)
+    try:
+        at = datetime.datetime.fromisoformat(raw)
+    except ValueError:
+        at = None
+    if at is None or at.tzinfo is None:
+        raise InterchangeError(
+            voided.place,
+            _("“at” must be a time with its UTC offset like 2026-10-02T21:15:00+00:00, "
+              "not “%(value)s”") % {"value": _show(raw)},
+        )  # fmt: skip
+    reason = voided.text("reason", max_length=200)
+    if not reason.strip():
+        raise InterchangeError(voided.place, _("“reason” must say why it was voided"))
+    return at, reason
 
 
 def _squad_place(item: Any, position: int) -> str:
@@ -1316,10 +1621,14 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
             override_reason=matchday.override_reason,
         )
     Matchday.objects.bulk_create([md.instance for md in doc.matchdays if md.instance])
-    Bye.objects.bulk_create(
-        Bye(matchday=md.instance, entry=entry_by_key[entry], reason=reason)
-        for md in doc.matchdays
-        for entry, reason in md.byes
+    # With history, like every write of a result: the audit trail shows imported byes too.
+    bulk_create_with_history(
+        [
+            Bye(matchday=md.instance, entry=entry_by_key[entry], reason=reason)
+            for md in doc.matchdays
+            for entry, reason in md.byes
+        ],
+        Bye,
     )
     all_matches = [match for md in doc.matchdays for match in md.matches]
     for md in doc.matchdays:
@@ -1331,16 +1640,19 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
                 table=match.table,
                 pairing_reason=match.pairing_reason,
             )
-    Match.objects.bulk_create([m.instance for m in all_matches if m.instance])
+    bulk_create_with_history([m.instance for m in all_matches if m.instance], Match)
 
     for match in all_matches:
         assert match.instance is not None
         if match.totals is not None:
             try:
+                # The writes' `seen` tokens: an import has seen nothing but the rows it
+                # made itself in this transaction, so it passes their tokens as they are.
                 match_totals_enter(
                     match_id=match.instance.pk,
                     total_home=match.totals[0],
                     total_away=match.totals[1],
+                    seen=match_token(match.instance, []),
                 )
             except RuleViolation as exc:
                 raise _violation(match.place, exc) from None
@@ -1349,13 +1661,18 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
         if match.forfeit is not None:
             side, reason = match.forfeit
             try:
-                match_forfeit_set(match_id=match.instance.pk, side=side, reason=reason)
+                match_forfeit_set(
+                    match_id=match.instance.pk,
+                    side=side,
+                    reason=reason,
+                    seen=match_token_now(match_id=match.instance.pk),
+                )
             except RuleViolation as exc:
                 raise _violation(_join(match.place, "forfeit"), exc) from None
 
     for deduction in doc.deductions:
         try:
-            deduction_add(
+            added = deduction_add(
                 competition_id=competition.pk,
                 entry_id=entry_by_key[deduction.entry].pk,
                 points=deduction.points,
@@ -1363,7 +1680,14 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
                 match_id=deduction.match.instance.pk
                 if deduction.match and deduction.match.instance
                 else None,
+                seen=deductions_token(competition_id=competition.pk),
             )
+            if deduction.voided is not None:
+                deduction_void(
+                    deduction_id=added.pk,
+                    reason=deduction.voided[1],
+                    voided_at=deduction.voided[0],
+                )
         except RuleViolation as exc:
             raise _violation(deduction.place, exc) from None
 
@@ -1438,7 +1762,12 @@ def _import_game(
     }
     try:
         if game.totals is not None:
-            game_totals_enter(game_id=instance.pk, total_a=game.totals[0], total_b=game.totals[1])
+            game_totals_enter(
+                game_id=instance.pk,
+                total_a=game.totals[0],
+                total_b=game.totals[1],
+                seen=game_token(instance, []),
+            )
         elif game.rounds:
             game_rounds_load(
                 game_id=instance.pk,
@@ -1453,9 +1782,9 @@ def _import_game(
                 ],
             )
         if game.closed:
-            game_close(game_id=instance.pk)
+            game_close(game_id=instance.pk, seen=game_token_now(game_id=instance.pk))
         if game.confirmed:
-            game_confirm(game_id=instance.pk, user=None)
+            game_confirm(game_id=instance.pk, user=None, seen=game_token_now(game_id=instance.pk))
     except RuleViolation as exc:
         raise _violation(game.place, exc, seat_names=seat_names) from None
 
@@ -1698,6 +2027,12 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
         if deduction.match is not None:
             row["matchday"] = deduction.match.matchday.number
             row["match"] = deduction.match.slug
+        if deduction.voided_at is not None:
+            # Kept, not left out: an export is also the backup taken before a --replace.
+            row["voided"] = {
+                "at": deduction.voided_at.astimezone(datetime.UTC).isoformat(),
+                "reason": deduction.void_reason,
+            }
         return row
 
     def squad_export(squad: Squad) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, cast
 
 from django.db import transaction
@@ -19,8 +19,15 @@ from django.utils import timezone
 
 from scoring import selectors as scoring_selectors
 from scoring.models import Game
-from scoring.rules import RuleViolation
-from scoring.services import standings_refresh_on_commit
+from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
+from scoring.services import standings_refresh_on_commit, trigger_violations
+from scoring.tokens import (
+    deductions_token,
+    deductions_token_newest,
+    game_token,
+    match_token,
+    matchday_token,
+)
 from tournaments.models import (
     Bye,
     Competition,
@@ -44,6 +51,19 @@ def _competition_locked(competition_id: int) -> Competition:
     return competition
 
 
+def _next_matchday_number(competition: Competition, number: int) -> None:
+    """Check that the form's matchday `number` is the next one of the locked `competition`.
+
+    The form carries the number it was made to add (the caller has checked that it does
+    not exist: a form sent twice); made before another director added or deleted a
+    matchday, it finds the numbering moved on. Raises RuleViolation:
+    `matchday_number_changed` (params number, next).
+    """
+    last = competition.matchdays.order_by("-number").values_list("number", flat=True).first()
+    if number != (last or 0) + 1:
+        raise RuleViolation("matchday_number_changed", number=number, next=(last or 0) + 1)
+
+
 def _matchday_create(
     competition: Competition, number: int, date: datetime.date | None, **extra: Any
 ) -> Matchday:
@@ -59,7 +79,11 @@ def _match_create(
     table: int,
     pairing_reason: dict[str, Any] | None = None,
 ) -> Match:
-    """A match; in a pairs competition also its one game, at the same table."""
+    """A match; in a pairs competition also its one game, at the same table.
+
+    The callers check the matchday's places first (`_places_check`); the game is the
+    match's own two koppels, the one game a pairs match has.
+    """
     match = Match.objects.create(
         matchday=matchday, home=home, away=away, table=table, pairing_reason=pairing_reason or {}
     )
@@ -71,21 +95,88 @@ def _match_create(
     return match
 
 
-def _games_have_results(matches: Sequence[Match]) -> bool:
-    """Whether a game of these matches has rounds, totals or is over."""
+def _entries_named(violation: RuleViolation) -> RuleViolation:
+    """`violation` with the entry ids in its params (`entry`, and the (home, away) places
+    `first`, `second`, `match`) replaced by the entries' names, for the message."""
+    keys = ("entry", "first", "second", "match")
+
+    def ids(value: Any) -> tuple[Any, ...]:
+        return value if isinstance(value, tuple) else (value,)
+
+    given = {key: value for key, value in violation.params.items() if key in keys and value}
+    names = {
+        entry.pk: str(entry)
+        for entry in Entry.objects.filter(
+            pk__in={entry_id for value in given.values() for entry_id in ids(value)}
+        ).select_related(*scoring_selectors.ENTRY_JOINS)
+    }
+    for key, value in given.items():
+        named = tuple(names.get(entry_id, entry_id) for entry_id in ids(value))
+        given[key] = named if isinstance(value, tuple) else named[0]
+    return RuleViolation(violation.code, **{**violation.params, **given})
+
+
+def _places_check(
+    entry_ids: Collection[int],
+    *,
+    stored: tuple[Sequence[tuple[int, int]], Sequence[int]] = ((), ()),
+    matches: Sequence[tuple[int, int]] = (),
+    byes: Sequence[int] = (),
+) -> None:
+    """The one check of who plays where (`scoring.rules.matchday_places_check`) over a
+    matchday as a write leaves it: `stored` (matches as (home id, away id), bye entry ids)
+    stay, `matches` and `byes` are added; `entry_ids` are the competition's entries.
+
+    A fault among the stored places alone (stored before the triggers; the matchday page
+    and `manage.py check_results` show it) doesn't stop this write; a fault it adds does.
+
+    Raises RuleViolation, the entries named: `entry_other_competition` (params entry,
+    match), `match_same_entry` (param entry), `entry_twice_on_matchday` (params entry,
+    first, second: the two places, a (home, away) pair or None for the bye).
+    """
+    stored_matches, stored_byes = stored
+    known = {
+        (violation.code, violation.params.get("entry"))
+        for violation in matchday_places_violations(stored_matches, stored_byes, entries=entry_ids)
+    }
+    for violation in matchday_places_violations(
+        [*stored_matches, *matches], [*stored_byes, *byes], entries=entry_ids
+    ):
+        if (violation.code, violation.params.get("entry")) not in known:
+            raise _entries_named(violation)
+
+
+def _matchday_places(
+    matchday: Matchday, *, without_matches: Collection[int] = (), without_byes: Collection[int] = ()
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """The stored (home id, away id) of a matchday's matches and the entry ids of its byes,
+    oldest first, leaving out the match and bye ids given."""
+    matches = matchday.matches.exclude(pk__in=without_matches).order_by("pk")
+    byes = matchday.byes.exclude(pk__in=without_byes).order_by("pk")
     return (
-        Game.objects.filter(match__in=matches)
-        .filter(Q(rounds__isnull=False) | Q(total_a__isnull=False) | ~Q(status=Game.Status.OPEN))
-        .exists()
+        list(matches.values_list("home_id", "away_id")),
+        list(byes.values_list("entry_id", flat=True)),
     )
 
 
+def _entry_ids(competition: Competition) -> set[int]:
+    return set(competition.entries.values_list("pk", flat=True))
+
+
+def _games_have_results(matches: Sequence[Match]) -> bool:
+    """Whether a game of these matches has rounds, totals or is over."""
+    games = Game.objects.filter(match__in=matches)
+    return scoring_selectors.result_holders(games).exists()
+
+
 def _has_results(matches: Sequence[Match]) -> bool:
-    """Whether any of the matches has a result that an edit would throw away."""
-    reported = any(m.total_home is not None or m.forfeit for m in matches)
-    return reported or _games_have_results(matches)
+    """Whether any of the matches has a result that an edit would throw away (reported
+    totals, a forfeit, a game with a result: `scoring.selectors.result_holders`)."""
+    rows = Match.objects.filter(pk__in=[match.pk for match in matches])
+    return scoring_selectors.result_holders(rows).exists()
 
 
+@trigger_violations
 @transaction.atomic
 def schedule_round_robin_create(
     *,
@@ -110,8 +201,14 @@ def schedule_round_robin_create(
     if double is None:
         double = competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN
     entries = scoring_selectors.competition_entries(competition=competition)
+    entry_ids = {entry.pk for entry in entries}
     matchdays = []
     for number, pairing in enumerate(round_robin(entries, double=double), start=1):
+        _places_check(
+            entry_ids,
+            matches=[(home.pk, away.pk) for home, away in pairing.pairs],
+            byes=[pairing.bye.pk] if pairing.bye is not None else [],
+        )
         date = start + datetime.timedelta(days=days_between * (number - 1)) if start else None
         matchday = _matchday_create(competition, number, date)
         for table, (home, away) in enumerate(pairing.pairs, start=1):
@@ -140,9 +237,14 @@ def _open_in_matchday(matchday: Matchday) -> int:
     return open_games + unplayed + len(left_out)
 
 
+@trigger_violations
 @transaction.atomic
 def swiss_matchday_pair(
-    *, competition_id: int, override_reason: str = "", date: datetime.date | None = None
+    *,
+    competition_id: int,
+    number: int,
+    override_reason: str = "",
+    date: datetime.date | None = None,
 ) -> Matchday:
     """Pair the next matchday of a Swiss tournament from the standings as they are now.
 
@@ -152,13 +254,20 @@ def swiss_matchday_pair(
     director's page. Refused while a game of the previous matchday is unfinished, unless
     `override_reason` says why (it is stored on the matchday).
 
-    Raises RuleViolation: `competition_unknown`, `not_swiss`,
+    `number` (required) is the matchday the director's form was made to pair: sent twice,
+    the second finds it paired (`matchday_already_paired`) and pairs nothing.
+
+    Raises RuleViolation: `competition_unknown`, `not_swiss`, `matchday_already_paired`
+    (param number), `matchday_number_changed` (params number, next),
     `previous_matchday_unfinished` (params number, open), `swiss_too_few_entrants`,
     `swiss_no_bye_possible`.
     """
     competition = _competition_locked(competition_id)
     if competition.schedule_format != Competition.Format.SWISS:
         raise RuleViolation("not_swiss")
+    if competition.matchdays.filter(number=number).exists():
+        raise RuleViolation("matchday_already_paired", number=number)
+    _next_matchday_number(competition, number)
     last = competition.matchdays.order_by("-number").first()
     override_reason = override_reason.strip()
     if last is not None and not override_reason:
@@ -197,6 +306,11 @@ def swiss_matchday_pair(
     pairing = swiss_pair(entrants)
 
     by_id = {entry.pk: entry for entry in entries}
+    _places_check(
+        by_id.keys(),
+        matches=[(pair.home, pair.away) for pair in pairing.pairs],
+        byes=[pairing.bye] if pairing.bye is not None else [],
+    )
     matchday = _matchday_create(
         competition, (last.number + 1) if last else 1, date, override_reason=override_reason
     )
@@ -220,14 +334,59 @@ def swiss_matchday_pair(
 
 
 @transaction.atomic
-def matchday_create(*, competition_id: int, date: datetime.date | None = None) -> Matchday:
-    """Add the next matchday, empty, for pairings made by hand (`match_create`).
+def matchday_create(
+    *, competition_id: int, number: int, date: datetime.date | None = None
+) -> Matchday:
+    """Add matchday `number`, empty, for pairings made by hand (`match_create`).
 
-    Raises RuleViolation: `competition_unknown`.
+    `number` (required) is the next matchday as the director's form showed it: the same
+    form sent twice (a double click) finds it added and adds nothing.
+
+    Raises RuleViolation: `competition_unknown`, `matchday_already_added` (param number),
+    `matchday_number_changed` (params number, next).
     """
     competition = _competition_locked(competition_id)
+    if competition.matchdays.filter(number=number).exists():
+        raise RuleViolation("matchday_already_added", number=number)
+    _next_matchday_number(competition, number)
+    return _matchday_create(competition, number, date)
+
+
+@transaction.atomic
+def matchday_delete(*, matchday_id: int) -> int:
+    """Delete the last matchday of a competition while it has no results; returns its number.
+
+    Its empty matches and games and its byes go with it. Only the highest-numbered
+    matchday can go, so the numbering never has a hole (matchday 3 of 5 can't be
+    deleted; swap or remove its matches instead). A matchday with a result of any kind
+    (rounds, totals, a game over, a forfeit, a deduction on one of its matches) stays.
+
+    Raises RuleViolation: `matchday_unknown`, `matchday_not_last` (params number, last),
+    `matchday_has_results` (param number).
+    """
+    competition_id = (
+        Matchday.objects.filter(pk=matchday_id).values_list("competition_id", flat=True).first()
+    )
+    if competition_id is None:
+        raise RuleViolation("matchday_unknown", matchday=matchday_id)
+    # The competition first, as every schedule write locks it: nobody pairs, adds or
+    # deletes a matchday of this competition while we look at which one is last.
+    competition = _competition_locked(competition_id)
+    matchday = _matchday_locked(matchday_id)
     last = competition.matchdays.order_by("-number").values_list("number", flat=True).first()
-    return _matchday_create(competition, (last or 0) + 1, date)
+    if matchday.number != last:
+        raise RuleViolation("matchday_not_last", number=matchday.number, last=last)
+    # Locked so no result can be entered on them while they are checked and deleted.
+    matches = list(Match.objects.select_for_update().filter(matchday=matchday))
+    if _has_results(matches) or Deduction.objects.filter(match__in=matches).exists():
+        raise RuleViolation("matchday_has_results", number=matchday.number)
+    Game.objects.filter(match__in=matches).delete()
+    Match.objects.filter(matchday=matchday).delete()
+    Bye.objects.filter(matchday=matchday).delete()
+    number = matchday.number
+    matchday.delete()
+    standings_refresh_on_commit(competition.pk)
+    return number
 
 
 def _matchday_locked(matchday_id: int) -> Matchday:
@@ -249,25 +408,30 @@ def _entry_of(competition: Competition, entry_id: int) -> Entry:
     return entry
 
 
+@trigger_violations
 @transaction.atomic
 def match_create(
     *, matchday_id: int, home_id: int, away_id: int, table: int | None = None
 ) -> Match:
     """Add a match by hand; nobody plays twice on one matchday, a bye included.
 
-    `table` defaults to the first free table. Raises RuleViolation: `matchday_unknown`,
-    `entry_unknown`, `match_same_entry`, `entry_already_playing` (param entry),
-    `table_taken` (param table).
+    `table` defaults to the first free table. The same match asked for twice (a double
+    click) is made once: the second time is refused with `match_already_added`.
+
+    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, `match_same_entry`,
+    `match_already_added` (param match), `entry_twice_on_matchday` (params entry, first,
+    second: `_places_check`), `table_taken` (param table).
     """
     matchday = _matchday_locked(matchday_id)
     competition = matchday.competition
     home, away = _entry_of(competition, home_id), _entry_of(competition, away_id)
     if home.pk == away.pk:
         raise RuleViolation("match_same_entry")
-    busy = _busy_entries(matchday)
-    for entry in (home, away):
-        if entry.pk in busy:
-            raise RuleViolation("entry_already_playing", entry=str(entry))
+    if matchday.matches.filter(home=home, away=away).exists():
+        raise RuleViolation("match_already_added", match=f"{home} – {away}")
+    _places_check(
+        _entry_ids(competition), stored=_matchday_places(matchday), matches=[(home.pk, away.pk)]
+    )
     taken = set(matchday.matches.exclude(table=None).values_list("table", flat=True))
     if table is None:
         table = next(n for n in range(1, len(taken) + 2) if n not in taken)
@@ -276,13 +440,6 @@ def match_create(
     match = _match_create(competition, matchday, home, away, table=table)
     standings_refresh_on_commit(competition.pk)
     return match
-
-
-def _busy_entries(matchday: Matchday) -> set[int]:
-    busy = set(Bye.objects.filter(matchday=matchday).values_list("entry_id", flat=True))
-    for home_id, away_id in matchday.matches.values_list("home_id", "away_id"):
-        busy |= {home_id, away_id}
-    return busy
 
 
 @transaction.atomic
@@ -294,7 +451,8 @@ def match_delete(*, match_id: int) -> None:
     match = Match.objects.select_for_update().filter(pk=match_id).first()
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
-    if _has_results([match]):
+    # A deduction given on the match (even a voided one: it is history) keeps it too.
+    if _has_results([match]) or match.deductions.exists():
         raise RuleViolation("match_has_results")
     Game.objects.filter(match=match).delete()
     competition_id = match.matchday.competition_id
@@ -302,15 +460,24 @@ def match_delete(*, match_id: int) -> None:
     standings_refresh_on_commit(competition_id)
 
 
+@trigger_violations
 @transaction.atomic
-def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int) -> None:
+def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int, seen: str) -> None:
     """Swap two entries' places on a matchday: between two matches, or with the bye.
 
     Only matches without results can change; pairs games follow their match's koppels.
-    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, `entry_not_scheduled`
-    (param entry), `swap_same_match`, `match_has_results`.
+    `seen` (required) is the `matchday_token` of the page the swap was asked on: a swap
+    sent twice would swap back, and one made on pairings changed meanwhile would move
+    the wrong entries, so both are refused (`matchday_changed_meanwhile`).
+
+    Raises RuleViolation: `matchday_unknown`, `matchday_changed_meanwhile`,
+    `entry_unknown`, `entry_not_scheduled` (param entry), `swap_same_match`,
+    `match_has_results`, and `_places_check`'s codes for a matchday stored with an entry
+    twice (the swap would leave it so).
     """
     matchday = _matchday_locked(matchday_id)
+    if seen != matchday_token(matchday_id=matchday.pk):
+        raise RuleViolation("matchday_changed_meanwhile")
     competition = matchday.competition
     entry_a, entry_b = _entry_of(competition, entry_a_id), _entry_of(competition, entry_b_id)
     places = {entry.pk: _place_of(matchday, entry) for entry in (entry_a, entry_b)}
@@ -328,6 +495,17 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int)
         else:
             sides = new_pairs.setdefault(place.pk, {"home": place.home, "away": place.away})
             sides["home" if place.home_id == old.pk else "away"] = new
+    kept = _matchday_places(
+        matchday,
+        without_matches=[match.pk for match in matches],
+        without_byes=[bye.pk for bye, _new in byes],
+    )
+    _places_check(
+        _entry_ids(competition),
+        stored=kept,
+        matches=[(sides["home"].pk, sides["away"].pk) for sides in new_pairs.values()],
+        byes=[new.pk for _bye, new in byes],
+    )
     # An entry is in one place a matchday at every moment (unique constraints and the
     # database's triggers), so two places can't trade entries one row at a time: the
     # matches go first (they have no results, so they are made anew), then the bye
@@ -392,20 +570,27 @@ def match_table_move(*, match_id: int, table: int) -> Match:
     old = match.table
     if old == table:
         raise RuleViolation("match_already_at_table", table=table)
+    # Row by row with save(), not update(): the audit history records every move.
     if other is not None:
         # Free the table first: (matchday, table) is unique.
-        Match.objects.filter(pk=other.pk).update(table=None)
-    Match.objects.filter(pk=match.pk).update(table=table)
+        other.table = None
+        other.save(update_fields=["table"])
+    match.table = table
+    match.save(update_fields=["table"])
     if other is not None:
-        Match.objects.filter(pk=other.pk).update(table=old)
+        other.table = old
+        other.save(update_fields=["table"])
     if match.matchday.competition.kind == Competition.Kind.PAIRS:
-        Game.objects.filter(match=match).update(table=table)
-        if other is not None and old is not None:
-            Game.objects.filter(match=other).update(table=old)
+        moves = [(match, table)] + ([(other, old)] if other is not None and old is not None else [])
+        for moved, new_table in moves:
+            for game in Game.objects.select_for_update().filter(match=moved):
+                game.table = new_table
+                game.save(update_fields=["table"])
     match.refresh_from_db()
     return match
 
 
+@trigger_violations
 @transaction.atomic
 def club_match_lineup_set(
     *,
@@ -413,6 +598,7 @@ def club_match_lineup_set(
     home_teams: Sequence[int | None],
     away_teams: Sequence[int | None],
     late: Mapping[int, int] | None = None,
+    seen: str,
 ) -> Match:
     """Set the koppels of a club match, store the lineup and create its games by the movement.
 
@@ -431,12 +617,18 @@ def club_match_lineup_set(
     The lineup is kept on the match (`Match.lineup`): {"home": [...], "away": [...],
     "late": {"<team id>": sitting}}, the places as played (front first).
 
-    Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_has_results`,
+    `seen` (required) is the `match_token` of the director's page: a lineup, forfeit or
+    games changed meanwhile are not overwritten (`match_changed_meanwhile`); a stale form
+    asking for the lineup stored already (sent twice) changes nothing.
+
+    Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`,
+    `match_has_results`,
     `lineup_wrong_size` (params side, size), `koppel_not_of_club` (params koppel, club),
     `koppel_not_on_squad` (params koppel, players, club), `koppel_twice`,
-    `late_not_allowed`, `late_too_late` (params koppel, sitting, until), and the movement's
+    `late_not_allowed`, `late_too_late` (params koppel, sitting, until), the movement's
     `movement_late_sitting` / `movement_too_few_koppels` (a late sitting beyond the match's
-    sittings, a side with nobody at the first sitting).
+    sittings, a side with nobody at the first sitting), and `koppel_twice_in_sitting`
+    (params koppel, sitting: at a table of another match of the matchday, `_sittings_check`).
     """
     match = (
         Match.objects.select_for_update(of=("self",))
@@ -449,11 +641,15 @@ def club_match_lineup_set(
     competition = match.matchday.competition
     if competition.kind != Competition.Kind.CLUBS:
         raise RuleViolation("not_a_club_match")
+    size = competition.koppels_per_side
+    late = dict(late or {})
+    if seen != match_token(match, match.games.values_list("pk", flat=True)):
+        if match.lineup == _lineup_stored(home_teams, away_teams, late, size):
+            return match
+        raise RuleViolation("match_changed_meanwhile")
     # A forfeit may be lifted by a better lineup, but played games are never thrown away.
     if match.total_home is not None or _games_have_results([match]):
         raise RuleViolation("match_has_results")
-    size = competition.koppels_per_side
-    late = dict(late or {})
     chosen = [t for t in (*home_teams, *away_teams) if t is not None]
     if len(chosen) != len(set(chosen)):
         raise RuleViolation("koppel_twice")
@@ -487,7 +683,6 @@ def club_match_lineup_set(
                 until=until,
             )
 
-    Game.objects.filter(match=match).delete()
     home_fielded = [t for t in home_teams if t is not None]
     away_fielded = [t for t in away_teams if t is not None]
     tables = max(len(home_fielded), len(away_fielded))
@@ -502,23 +697,26 @@ def club_match_lineup_set(
         )
     else:
         sittings = []  # a side that fields nobody forfeits (below); nothing to play
-    for number, sitting_tables in enumerate(sittings, start=1):
-        for place in sitting_tables:
-            if place.home is None or place.away is None:
-                continue  # an empty place: the koppel facing it sits out this sitting
-            Game.objects.create(
-                match=match,
-                sitting=number,
-                table=place.table,
-                team_a_id=place.home,
-                team_b_id=place.away,
-                a_is_home=True,
-            )
-    match.lineup = {
-        "home": home_fielded + [None] * (size - len(home_fielded)),
-        "away": away_fielded + [None] * (size - len(away_fielded)),
-        "late": {str(team_id): sitting for team_id, sitting in sorted(late.items())},
-    }
+    # (sitting, table, home koppel, away koppel); an empty place: the koppel facing it sits
+    # out that sitting.
+    games = [
+        (number, place.table, place.home, place.away)
+        for number, sitting_tables in enumerate(sittings, start=1)
+        for place in sitting_tables
+        if place.home is not None and place.away is not None
+    ]
+    _sittings_check(match, [(sitting, home, away) for sitting, _table, home, away in games])
+    Game.objects.filter(match=match).delete()
+    for sitting, table, home, away in games:
+        Game.objects.create(
+            match=match,
+            sitting=sitting,
+            table=table,
+            team_a_id=home,
+            team_b_id=away,
+            a_is_home=True,
+        )
+    match.lineup = _lineup_stored(home_teams, away_teams, late, size)
     short = [
         side
         for side, fielded in (("home", home_fielded), ("away", away_fielded))
@@ -532,6 +730,46 @@ def club_match_lineup_set(
     match.save(update_fields=["forfeit", "forfeit_reason", "lineup"])
     standings_refresh_on_commit(competition.pk)
     return match
+
+
+def _lineup_stored(
+    home_teams: Sequence[int | None],
+    away_teams: Sequence[int | None],
+    late: Mapping[int, int],
+    size: int,
+) -> dict[str, Any]:
+    """The lineup as `Match.lineup` keeps it: each side's koppels to the front places."""
+    home = [t for t in home_teams if t is not None]
+    away = [t for t in away_teams if t is not None]
+    return {
+        "home": home + [None] * (size - len(home)),
+        "away": away + [None] * (size - len(away)),
+        "late": {str(team_id): sitting for team_id, sitting in sorted(late.items())},
+    }
+
+
+def _sittings_check(match: Match, games: Sequence[tuple[int, int, int]]) -> None:
+    """The one check of a koppel's tables (`scoring.rules.sitting_koppels_check`) over the
+    games of `match`'s matchday once `games` (sitting, koppel A id, koppel B id) replace
+    the match's own. The other matches' games are stored and stay: a fault among them alone
+    doesn't stop this write.
+
+    Raises RuleViolation: `koppel_twice_in_sitting` (params koppel, named, and sitting),
+    `game_same_koppel`.
+    """
+    others = list(
+        Game.objects.filter(match__matchday_id=match.matchday_id)
+        .exclude(match=match)
+        .order_by("pk")
+        .values_list("sitting", "team_a_id", "team_b_id")
+    )
+    for violation in sitting_koppels_violations([*others, *games]):
+        if violation.params["index"] >= len(others):
+            koppel = violation.params.get("koppel")
+            if koppel is None:
+                raise violation
+            team = Team.objects.select_related("player_1", "player_2").filter(pk=koppel).first()
+            raise violation.at(koppel=str(team or koppel))
 
 
 def _lineup_on_squads(
@@ -583,10 +821,16 @@ def _short_reason(
 
 
 @transaction.atomic
-def match_forfeit_set(*, match_id: int, side: str, reason: str) -> Match:
+def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Match:
     """Record (or with `side=""` lift) a forfeit: the side loses the match whatever was played.
 
-    Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`.
+    `seen` (required) is the `match_token` of the director's page (an import passes the
+    match's token as it is): a forfeit, lineup or totals changed meanwhile are not
+    overwritten; a stale form asking for the forfeit stored already (sent twice) changes
+    nothing.
+
+    Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`,
+    `match_changed_meanwhile`.
     """
     match = Match.objects.select_for_update().select_related("matchday").filter(pk=match_id).first()
     if match is None:
@@ -596,6 +840,10 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str) -> Match:
     reason = reason.strip()
     if side and not reason:
         raise RuleViolation("forfeit_reason_missing")
+    if seen != match_token(match, match.games.values_list("pk", flat=True)):
+        if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
+            return match
+        raise RuleViolation("match_changed_meanwhile")
     match.forfeit, match.forfeit_reason = side, reason if side else ""
     match.save(update_fields=["forfeit", "forfeit_reason"])
     standings_refresh_on_commit(match.matchday.competition_id)
@@ -604,12 +852,25 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str) -> Match:
 
 @transaction.atomic
 def deduction_add(
-    *, competition_id: int, entry_id: int, points: int, reason: str, match_id: int | None = None
+    *,
+    competition_id: int,
+    entry_id: int,
+    points: int,
+    reason: str,
+    match_id: int | None = None,
+    seen: str,
 ) -> Deduction:
     """Take competition points from an entry, with the reason shown under the standings.
 
+    `seen` (required) is the `deductions_token` of the list the director saw (the admin
+    and an import pass the token as it is). When the list changed since: a deduction
+    added since with the same entry, points, reason and match is this form sent twice
+    (`deduction_already_added`, nothing added again); anything else is
+    `deductions_changed_meanwhile`.
+
     Raises RuleViolation: `competition_unknown`, `entry_unknown`, `deduction_points_invalid`,
-    `deduction_reason_missing`.
+    `deduction_reason_missing`, `deduction_already_added` (params points, entry),
+    `deductions_changed_meanwhile`.
     """
     competition = _competition_locked(competition_id)
     entry = _entry_of(competition, entry_id)
@@ -618,6 +879,17 @@ def deduction_add(
     reason = reason.strip()
     if not reason:
         raise RuleViolation("deduction_reason_missing")
+    if seen != deductions_token(competition_id=competition.pk):
+        newest = deductions_token_newest(seen)
+        same_match = Q(match__isnull=True) if match_id is None else Q(match_id=match_id)
+        twice = newest is not None and (
+            competition.deductions.filter(same_match, pk__gt=newest, entry=entry, points=points)
+            .filter(reason=reason)
+            .exists()
+        )
+        if twice:
+            raise RuleViolation("deduction_already_added", points=points, entry=str(entry))
+        raise RuleViolation("deductions_changed_meanwhile")
     deduction = Deduction.objects.create(
         competition=competition, entry=entry, points=points, reason=reason, match_id=match_id
     )
@@ -625,15 +897,49 @@ def deduction_add(
     return deduction
 
 
+VOID_REASON_MAX = Deduction._meta.get_field("void_reason").max_length
+
+
 @transaction.atomic
-def deduction_delete(*, deduction_id: int) -> None:
-    """Withdraw a deduction. Raises RuleViolation: `deduction_unknown`."""
+def deduction_void(
+    *, deduction_id: int, reason: str, voided_at: datetime.datetime | None = None
+) -> Deduction:
+    """Withdraw a deduction without deleting it: it is stamped void with `reason`.
+
+    A voided deduction no longer counts in the standings; the row and its history stay,
+    so the audit trail shows what was deducted, when it was voided, by whom and why
+    (issue 6: "void with a reason, never hard delete"). `voided_at` defaults to now; an
+    import passes the time its file says the deduction was voided.
+
+    No `seen` token: a deduction's entry, points and reason never change, voiding is its
+    only change and happens once, so "voided meanwhile" (`deduction_already_void`) is the
+    whole of what a stale page could have missed about it.
+
+    Raises RuleViolation: `deduction_unknown`, `void_reason_required` (empty after
+    stripping), `void_reason_too_long` (param limit), `deduction_already_void` (params
+    voided_at, void_reason).
+    """
+    reason = reason.strip()
+    if not reason:
+        raise RuleViolation("void_reason_required")
+    if len(reason) > cast(int, VOID_REASON_MAX):
+        raise RuleViolation("void_reason_too_long", limit=VOID_REASON_MAX)
+    # Two directors voiding the same deduction at once: the second must see the first's
+    # void and be told, not stamp its own reason over it.
     deduction = Deduction.objects.select_for_update().filter(pk=deduction_id).first()
     if deduction is None:
         raise RuleViolation("deduction_unknown")
-    competition_id = deduction.competition_id
-    deduction.delete()
-    standings_refresh_on_commit(competition_id)
+    if deduction.voided_at is not None:
+        raise RuleViolation(
+            "deduction_already_void",
+            voided_at=timezone.localtime(deduction.voided_at).strftime("%Y-%m-%d %H:%M"),
+            void_reason=deduction.void_reason,
+        )
+    deduction.voided_at = voided_at or timezone.now()
+    deduction.void_reason = reason
+    deduction.save(update_fields=["voided_at", "void_reason"])
+    standings_refresh_on_commit(deduction.competition_id)
+    return deduction
 
 
 def _squad_open(squad: Squad, today: datetime.date | None) -> None:
@@ -688,10 +994,14 @@ def squad_member_remove(
 
 
 @transaction.atomic
-def game_confirm(*, game_id: int, user: Any) -> Game:
+def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
     """Confirm a finished game's result (the opponents or the director agree with it).
 
-    Raises RuleViolation: `game_unknown`, `game_not_over`.
+    `seen` (required) is the `game_token` of the result the director agreed with: a
+    result changed meanwhile is not confirmed unseen. A result confirmed already (the
+    button pressed twice, or by another director) stays as it was confirmed.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_over`.
     """
     game = (
         Game.objects.select_for_update(of=("self",))
@@ -701,6 +1011,10 @@ def game_confirm(*, game_id: int, user: Any) -> Game:
     )
     if game is None:
         raise RuleViolation("game_unknown", game=game_id)
+    if seen != game_token(game, list(game.rounds.all())):
+        raise RuleViolation("game_changed_meanwhile")
+    if game.confirmed_at is not None:
+        return game
     if game.status == Game.Status.OPEN:
         raise RuleViolation("game_not_over")
     game.confirmed_at = timezone.now()

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from scoring import history_views as history
 from scoring import views as director
 from tournaments import director_views as manage
 from tournaments import views as public
@@ -36,4 +37,9 @@ urlpatterns = [
         name="matchday_manage",
     ),
     path("c/<slug:slug>/match/<int:match_id>/manage/", manage.match_manage, name="match_manage"),
+    # The directors' audit history of a game and of a match.
+    path(GAME + "history/", history.game_history, name="game_history"),
+    path(
+        "c/<slug:slug>/match/<int:match_id>/history/", history.match_history, name="match_history"
+    ),
 ]

@@ -4,6 +4,12 @@ Embedded default (nothing set): SQLite in ``db.sqlite3`` and Celery in eager mod
 ``python3 dev.py run`` needs no services. Production and CI set ``DATABASE_URL``
 (PostgreSQL), ``CELERY_BROKER_URL`` (Redis), ``SECRET_KEY``, ``ALLOWED_HOSTS``.
 
+Variables may also come from an optional ``.env`` file in the project root (``KEY=VALUE``
+lines, ``#`` comments; kept out of git): a variable set in the real environment wins over
+the file. ``python3 dev.py run`` writes one on its first run (a random ``SECRET_KEY`` and
+the local ``ALLOWED_HOSTS``), so ``manage.py`` commands run as the README shows them, with
+``DEBUG`` off.
+
 ``SECRET_KEY`` may only be left unset while ``DEBUG`` is on, while the test suite runs or
 while mypy checks the code (pytest and mypy load these settings before anything could set
 a variable, so the settings notice them: see ``TESTING``). Anywhere else an unset key is
@@ -14,10 +20,12 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -63,6 +71,39 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def read_env_file(path: Path) -> dict[str, str]:
+    """The ``KEY=VALUE`` lines of a ``.env`` file; {} when there is none.
+
+    Blank lines and ``#`` comments are skipped, ``export`` in front of a key and quotes
+    around a value are dropped. Raises ImproperlyConfigured naming the line that is not
+    ``KEY=VALUE``.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    values = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, equals, value = line.partition("=")
+        key = key.removeprefix("export ").strip()
+        if not equals or not key.isidentifier():
+            raise ImproperlyConfigured(f"{path}, line {number}: expected KEY=VALUE, got {line!r}")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+# The real environment wins; the file only fills in what is unset (child processes such as
+# the Celery worker started from here inherit the same values).
+for _name, _value in read_env_file(BASE_DIR / ".env").items():
+    os.environ.setdefault(_name, _value)
+
+
 # ---------------------------------------------------------------- core
 
 DEBUG = env_bool("DEBUG", False)
@@ -98,12 +139,15 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "django_filters",
     "simple_history",
+    "axes",
+    "csp",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -114,6 +158,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as axes asks: turns a login refused during a lockout into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "troefclub.urls"
@@ -151,7 +197,22 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default must take a club evening: phones saving rounds at the same moment
+    # (tests/test_sqlite_concurrency.py). SQLite allows one writer at a time, so:
+    # - IMMEDIATE takes the write lock when a transaction begins. A deferred transaction
+    #   reads first and asks for the lock at its first write; if another writer got in
+    #   between, SQLite fails it at once ("database is locked") instead of letting it wait.
+    # - the busy timeout (seconds) makes a writer wait its turn instead of failing;
+    # - WAL lets the pages be read while a round is being written;
+    # - synchronous=FULL (not NORMAL): a saved round survives a power cut of the laptop.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -168,6 +229,59 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+AUTHENTICATION_BACKENDS = [
+    # First, so that a locked-out username and address are refused before the password is
+    # even checked. It needs the request: tests log in with client.force_login (or pass
+    # request= to client.login).
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Login throttling (django-axes), on /accounts/login/ and /admin/login/ alike: after
+# AXES_FAILURE_LIMIT wrong passwords for one username from one address, that pair is locked
+# out for AXES_COOLOFF_MINUTES (each try meanwhile restarts the wait). Keyed on the pair, so
+# a stranger guessing can't lock a director out at the club's own table. Unlock by hand:
+# `manage.py axes_reset_username NAME`.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_MINUTES = env_int("AXES_COOLOFF_MINUTES", 15)
+AXES_COOLOFF_TIME = timedelta(minutes=AXES_COOLOFF_MINUTES)
+if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_MINUTES < 1:
+    raise ImproperlyConfigured("AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be at least 1.")
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "troefclub.auth.login_lockout"
+AXES_CLIENT_IP_CALLABLE = "troefclub.auth.client_ip"
+# Reverse proxies in front of gunicorn that append to X-Forwarded-For (nginx: 1). 0 = the
+# address is REMOTE_ADDR; behind a proxy that would key every lockout on the proxy.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_VERBOSE = False  # no banner on every manage.py command; failures and lockouts still log
+
+
+# ---------------------------------------------------------------- e-mail
+
+# The password reset needs e-mail: with no EMAIL_HOST its pages answer 404 and the login
+# page says to ask the league admin instead (troefclub.auth.password_reset_available).
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # TLS from the start (port 465)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS (port 587)
+EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "EMAIL_USE_TLS (STARTTLS, port 587) and EMAIL_USE_SSL (port 465) exclude each other: "
+        "set one of them to false."
+    )
+EMAIL_TIMEOUT = 10  # seconds: a dead mail server must not hold a web request for long
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "troefclub@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Without a mail server nothing pretends to send: whatever Django mails goes to the log.
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
 
 
 # ---------------------------------------------------------------- i18n
@@ -223,11 +337,44 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A down broker must not hold a web request for long: the result is already saved and
 # standings catch up later, so give up publishing quickly.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_CONNECTION_MAX_RETRIES = env_int("CELERY_BROKER_CONNECTION_MAX_RETRIES", 3)
+# How often a worker (and beat) retries a lost broker before it exits for good; publishing
+# has its own short CELERY_TASK_PUBLISH_RETRY_POLICY. A worker that gave up after 3 tries
+# (about 12 s) was gone when Redis came back and nothing refreshed the standings, so
+# unset or 0 means retry forever.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = env_int("CELERY_BROKER_CONNECTION_MAX_RETRIES", 0) or None
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_timeout": 2,
     "socket_connect_timeout": 2,
     "max_retries": 1,
+    # Tasks acknowledge late, so Redis hands a task to another worker when it is not
+    # acknowledged within this time: a worker killed mid-refresh. kombu's default, an
+    # hour, left standings wrong that long. 300 s is far longer than any refresh (well
+    # under a second for 200 koppels, benchmarks/standings_refresh), so a running task is
+    # never handed out twice; the stale sweep repairs the standings well before. We
+    # queue no eta/countdown tasks, which Redis would also redeliver after this time.
+    "visibility_timeout": 300,
+}
+# One task at a time per worker process: a killed process loses (and later redelivers)
+# one refresh, not a prefetched batch.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+# Every write that can move the standings marks them stale in its transaction
+# (`Competition.standings_stale_since`); this sweep rebuilds those still stale after
+# STANDINGS_SWEEP_SECONDS, whatever became of their queued refresh (broker down, worker
+# killed). Run by celery beat (README); in eager mode refreshes run inline and no beat is
+# needed. A sweep not started within its interval expires: a worker that was away doesn't
+# come back to a pile of them.
+STANDINGS_SWEEP_SECONDS = env_int("STANDINGS_SWEEP_SECONDS", 30)
+if STANDINGS_SWEEP_SECONDS < 1:
+    raise ImproperlyConfigured(
+        f"STANDINGS_SWEEP_SECONDS={STANDINGS_SWEEP_SECONDS} must be at least 1 (seconds)"
+    )
+CELERY_BEAT_SCHEDULE = {
+    "standings-refresh-stale": {
+        "task": "scoring.tasks.standings_refresh_stale",
+        "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
+        "options": {"expires": STANDINGS_SWEEP_SECONDS},
+    },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
@@ -239,13 +386,45 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 
 # ---------------------------------------------------------------- security (production)
 
+# Off by default so that plain-HTTP setups (dev.py, the browser tests) work; production
+# behind HTTPS turns them on (README "Production"; `manage.py check --deploy` is then clean).
 if not DEBUG:
     if env_bool("SECURE_PROXY_SSL_HEADER", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files,
+# no inline <script>, no on…= handlers, no eval (htmx runs with allowEval off, see
+# base.html). tests/test_security.py keeps templates/ free of inline scripts and checks
+# that every inline <style> left has its hash here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [
+            csp.SELF,
+            # templates/500.html carries its own <style>: it must render when nothing else
+            # (static files included) can be relied on.
+            "'sha256-qbciUgpIDOB4kVVWIOJsrlz//i+Mz/8ccFrpxk5qet4='",
+            # django-simple-history's admin history list has one style attribute
+            # (`<p class="paginator" style="border-top: 0">`); a hash admits exactly that.
+            csp.UNSAFE_HASHES,
+            "'sha256-XMXSevYjgSjXgRafBFDvtjwX+yyWLrxfso9DcNZ9UXM='",
+        ],
+        # Bootstrap's CSS draws its icons (navbar toggler, close button, select arrow) as
+        # data: SVGs.
+        "img-src": [csp.SELF, "data:"],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    },
+}
 
 
 # ---------------------------------------------------------------- logging

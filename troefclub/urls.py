@@ -1,10 +1,53 @@
-"""Project URLs: the admin, login/logout, and the public pages of ``tournaments``."""
+"""Project URLs: the admin, the account pages, and the public pages of ``tournaments``.
+
+The account pages are ``django.contrib.auth.urls`` with two changes: the login page knows
+whether a password reset is possible, and the password-reset pages answer 404 while no
+e-mail is configured (``troefclub.auth.needs_email``).
+"""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
+
+from troefclub.auth import LoginView, needs_email
+from troefclub.forms import AdminLoginForm, LoginForm
+
+account_urls = [
+    path("login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path(
+        "password_reset/",
+        needs_email(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
+    path(
+        "password_reset/done/",
+        needs_email(auth_views.PasswordResetDoneView.as_view()),
+        name="password_reset_done",
+    ),
+    path(
+        "reset/<uidb64>/<token>/",
+        needs_email(auth_views.PasswordResetConfirmView.as_view()),
+        name="password_reset_confirm",
+    ),
+    path(
+        "reset/done/",
+        needs_email(auth_views.PasswordResetCompleteView.as_view()),
+        name="password_reset_complete",
+    ),
+]
+
+# Both login pages check the username's length before authenticating (troefclub.forms).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(account_urls)),
     path("", include("tournaments.urls")),
 ]

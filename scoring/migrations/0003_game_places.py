@@ -1,7 +1,8 @@
 """Database triggers for games (issue 6), for PostgreSQL and SQLite:
 
 - a pairs match has one game, between the match's two koppels;
-- a koppel plays at most one game in a sitting of a matchday (one table at a time).
+- a koppel plays at most one game in a sitting of a matchday (one table at a time);
+- a pairs match with a game keeps its two entries (the game would keep the old koppels).
 
 Errors start with `troefclub:<code>` (worded by `scoring.messages.integrity_message`).
 The services, the admin and the importer check the same first; these are the backstop.
@@ -71,7 +72,39 @@ POSTGRESQL = [
     """,
 ]
 
+POSTGRESQL += [
+    # A pairs match that changes its entries would leave its game with the old koppels.
+    """
+    CREATE OR REPLACE FUNCTION troefclub_match_games_follow() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF EXISTS (
+            SELECT 1 FROM scoring_game g
+              JOIN tournaments_matchday d ON d.id = NEW.matchday_id
+              JOIN tournaments_competition c ON c.id = d.competition_id
+              JOIN tournaments_entry h ON h.id = NEW.home_id
+              JOIN tournaments_entry a ON a.id = NEW.away_id
+             WHERE g.match_id = NEW.id AND c.kind = 'pairs'
+               AND NOT ((g.team_a_id = h.team_id AND g.team_b_id = a.team_id)
+                        OR (g.team_a_id = a.team_id AND g.team_b_id = h.team_id))) THEN
+            RAISE EXCEPTION 'troefclub:game_koppels_not_of_match'
+                USING ERRCODE = 'check_violation';
+        END IF;
+        RETURN NULL;
+    END $$;
+    """,
+    """
+    CREATE TRIGGER troefclub_match_games_follow
+    AFTER UPDATE OF home_id, away_id ON tournaments_match
+    FOR EACH ROW WHEN (OLD.home_id IS DISTINCT FROM NEW.home_id
+                       OR OLD.away_id IS DISTINCT FROM NEW.away_id)
+    EXECUTE FUNCTION troefclub_match_games_follow();
+    """,
+]
+
 POSTGRESQL_REVERSE = [
+    "DROP TRIGGER IF EXISTS troefclub_match_games_follow ON tournaments_match",
+    "DROP FUNCTION IF EXISTS troefclub_match_games_follow()",
     "DROP TRIGGER IF EXISTS troefclub_game_places_insert ON scoring_game",
     "DROP TRIGGER IF EXISTS troefclub_game_places_update ON scoring_game",
     "DROP FUNCTION IF EXISTS troefclub_game_places()",
@@ -115,7 +148,28 @@ SQLITE = [
     + _SQLITE_GAME_CHECK,
 ]
 
+SQLITE.append(
+    """
+    CREATE TRIGGER troefclub_match_games_follow
+    AFTER UPDATE OF home_id, away_id ON tournaments_match
+    WHEN NEW.home_id IS NOT OLD.home_id OR NEW.away_id IS NOT OLD.away_id
+    BEGIN
+        SELECT RAISE(ABORT, 'troefclub:game_koppels_not_of_match')
+         WHERE EXISTS (
+            SELECT 1 FROM scoring_game g
+              JOIN tournaments_matchday d ON d.id = NEW.matchday_id
+              JOIN tournaments_competition c ON c.id = d.competition_id
+              JOIN tournaments_entry h ON h.id = NEW.home_id
+              JOIN tournaments_entry a ON a.id = NEW.away_id
+             WHERE g.match_id = NEW.id AND c.kind = 'pairs'
+               AND NOT ((g.team_a_id = h.team_id AND g.team_b_id = a.team_id)
+                        OR (g.team_a_id = a.team_id AND g.team_b_id = h.team_id)));
+    END
+    """
+)
+
 SQLITE_REVERSE = [
+    "DROP TRIGGER IF EXISTS troefclub_match_games_follow",
     "DROP TRIGGER IF EXISTS troefclub_game_places_insert",
     "DROP TRIGGER IF EXISTS troefclub_game_places_update",
 ]

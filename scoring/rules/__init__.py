@@ -8,6 +8,15 @@ that the edges turn into words (`scoring.messages`).
 from scoring.rules.award import award, check_tricks, round_amounts
 from scoring.rules.errors import RuleViolation
 from scoring.rules.game import GameState, Replay, Step, replay
+from scoring.rules.places import (
+    found_at_bye,
+    matchday_places_check,
+    matchday_places_violations,
+    pairs_match_games_check,
+    pairs_match_games_violations,
+    sitting_koppels_check,
+    sitting_koppels_violations,
+)
 from scoring.rules.standings import (
     TIEBREAK_KEYS,
     ByeOutcome,
@@ -54,8 +63,15 @@ __all__ = [
     "check_total",
     "check_tricks",
     "compute_standings",
+    "found_at_bye",
+    "matchday_places_check",
+    "matchday_places_violations",
     "next_seat",
+    "pairs_match_games_check",
+    "pairs_match_games_violations",
     "replay",
     "round_amounts",
     "seat_side",
+    "sitting_koppels_check",
+    "sitting_koppels_violations",
 ]

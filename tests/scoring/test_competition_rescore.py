@@ -16,6 +16,7 @@ from scoring.services import (
     standings_rebuild,
 )
 from tests.factories import GameFactory, UserFactory
+from tests.seen import game_token_now, next_round
 from tournaments.forms import CompetitionAdminForm
 from tournaments.models import Competition
 
@@ -34,7 +35,7 @@ def admin_form(competition: Competition, **changes: object) -> CompetitionAdminF
 
 def test_a_higher_target_reopens_finished_games(game):
     for _ in range(4):
-        round_record(game_id=game.pk, result="kap", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     competition = game.match.matchday.competition
     Competition.objects.filter(pk=competition.pk).update(target_score=25)
 
@@ -45,7 +46,13 @@ def test_a_higher_target_reopens_finished_games(game):
 
 def test_a_new_bonus_changes_the_points_of_recorded_rounds(game):
     caller_b = game.seats[1]
-    round_record(game_id=game.pk, result="kap", side="a", caller_id=caller_b)
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="kap",
+        side="a",
+        caller_id=caller_b,
+    )
     competition = game.match.matchday.competition
     Competition.objects.filter(pk=competition.pk).update(stinkende_kap_bonus=3)
 
@@ -54,8 +61,12 @@ def test_a_new_bonus_changes_the_points_of_recorded_rounds(game):
 
 
 def test_rules_that_break_a_recorded_round_name_the_game_and_round(game):
-    round_record(game_id=game.pk, result="gewone_winst", side="a")
-    round_record(game_id=game.pk, result="kap_partner", side="a")
+    round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+    )
+    round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="kap_partner", side="a"
+    )
     competition = game.match.matchday.competition
 
     with pytest.raises(RuleViolation) as caught:
@@ -65,7 +76,7 @@ def test_rules_that_break_a_recorded_round_name_the_game_and_round(game):
 
 
 def test_totals_games_are_checked_against_the_new_target(game):
-    game_totals_enter(game_id=game.pk, total_a=20, total_b=14)
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=14)
     with pytest.raises(RuleViolation) as caught:
         competition_games_replay(
             competition=game.match.matchday.competition, rules=RuleSet(target_score=10)
@@ -75,7 +86,9 @@ def test_totals_games_are_checked_against_the_new_target(game):
 
 
 def test_admin_form_refuses_rules_that_break_a_played_game(game):
-    round_record(game_id=game.pk, result="kap_partner", side="a")
+    round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="kap_partner", side="a"
+    )
     form = admin_form(game.match.matchday.competition, kap_partner_allowed=False)
 
     assert not form.is_valid()
@@ -96,7 +109,7 @@ def test_admin_form_refuses_a_rule_set_that_cannot_end_a_game(game):
 
 def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatch):
     for _ in range(4):
-        round_record(game_id=game.pk, result="kap", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     competition = game.match.matchday.competition
     standings_rebuild(competition_id=competition.pk)
     form = admin_form(competition, target_score=30)
@@ -119,7 +132,7 @@ def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatc
 
 def test_rescore_leaves_other_competitions_alone(game):
     other = GameFactory.create()
-    round_record(game_id=other.pk, result="baunie", side="b")
+    round_record(game_id=other.pk, expected_number=next_round(other.pk), result="baunie", side="b")
     competition_games_rescore(competition_id=game.match.matchday.competition_id)
     other.refresh_from_db()
     assert other.score_b == 15

@@ -16,6 +16,7 @@ from tests.factories import (
     PlayerFactory,
     TeamFactory,
 )
+from tests.seen import next_round
 
 
 def check(game: Game, **changes: object) -> bool:
@@ -90,7 +91,13 @@ def test_koppels_of_the_two_clubs_in_a_club_match(db):
 
 
 def test_a_game_with_rounds_keeps_its_koppels_and_seats(game):
-    round_record(game_id=game.pk, result="kap", side="a", caller_id=game.seat_1_id)
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="kap",
+        side="a",
+        caller_id=game.seat_1_id,
+    )
     with pytest.raises(RuleViolation) as caught:
         check(game, seats=[None] * 4)
     assert caught.value.code == "game_has_rounds_setup"

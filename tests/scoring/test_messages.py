@@ -76,6 +76,8 @@ PLAUSIBLE = {
     "recorded": 12,
     "ends_at": 6,
     "rounds": 9,
+    "next": 3,
+    "last": 5,
 }
 
 

@@ -7,6 +7,7 @@ import pytest
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.services import round_correct, round_delete, round_record
+from tests.seen import next_round, round_seen
 
 
 def seats(game: Game) -> dict[int, int]:
@@ -15,14 +16,20 @@ def seats(game: Game) -> dict[int, int]:
 
 def record_all(game: Game, rounds: list[tuple[str, str, int | None]]) -> list[int]:
     return [
-        round_record(game_id=game.pk, result=result, side=side, caller_id=caller).pk
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result=result,
+            side=side,
+            caller_id=caller,
+        ).pk
         for result, side, caller in rounds
     ]
 
 
 def test_correction_recomputes_points_and_running_score(game):
     ids = record_all(game, [("gewone_winst", "a", None), ("gewone_winst", "b", None)])
-    round_correct(round_id=ids[0], result="kap", side="a")
+    round_correct(round_id=ids[0], seen=round_seen(ids[0]), result="kap", side="a")
     game.refresh_from_db()
     assert (game.score_a, game.score_b) == (5, 2)
     assert list(game.rounds.values_list("number", "points_a", "points_b")) == [
@@ -38,7 +45,13 @@ def test_correction_that_breaks_a_later_caller_is_refused_and_changes_nothing(ga
     ids = record_all(game, [("gewone_winst", "a", s[1]), ("gewone_winst", "a", s[1])])
 
     with pytest.raises(RuleViolation) as caught:
-        round_correct(round_id=ids[0], result="gewone_winst", side="b", caller_id=s[1])
+        round_correct(
+            round_id=ids[0],
+            seen=round_seen(ids[0]),
+            result="gewone_winst",
+            side="b",
+            caller_id=s[1],
+        )
 
     assert caught.value.code == "caller_out_of_turn"
     assert caught.value.params["round"] == 2
@@ -51,11 +64,11 @@ def test_correction_that_changes_the_winner_reopens_the_game(game):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
-    round_correct(round_id=ids[-1], result="gewone_winst", side="a")
+    round_correct(round_id=ids[-1], seen=round_seen(ids[-1]), result="gewone_winst", side="a")
     game.refresh_from_db()
     assert (game.score_a, game.status) == (17, Game.Status.OPEN)
 
-    round_correct(round_id=ids[-1], result="baunie", side="a")
+    round_correct(round_id=ids[-1], seen=round_seen(ids[-1]), result="baunie", side="a")
     game.refresh_from_db()
     assert (game.score_a, game.status) == (30, Game.Status.FINISHED)
 
@@ -66,7 +79,7 @@ def test_correction_that_ends_the_game_early_is_refused(game):
         game, [("kap", "a", None), ("gewone_winst", "a", None), ("gewone_winst", "a", None)]
     )
     with pytest.raises(RuleViolation) as caught:
-        round_correct(round_id=ids[1], result="baunie", side="a")
+        round_correct(round_id=ids[1], seen=round_seen(ids[1]), result="baunie", side="a")
     # Said from the round being corrected, not from round 3 that merely follows it.
     assert caught.value.code == "correction_ends_game"
     assert caught.value.params == {"round": 2, "ends_at": 2, "rounds": 3}
@@ -75,13 +88,15 @@ def test_correction_that_ends_the_game_early_is_refused(game):
 def test_correction_with_a_bad_kap_names_the_round(game):
     ids = record_all(game, [("gewone_winst", "a", None)] * 3)
     with pytest.raises(RuleViolation) as caught:
-        round_correct(round_id=ids[1], result="kap", side="a", tricks=(8, 0))
+        round_correct(
+            round_id=ids[1], seen=round_seen(ids[1]), result="kap", side="a", tricks=(8, 0)
+        )
     assert (caught.value.code, caught.value.params["round"]) == ("kap_only_at_seven_nil", 2)
 
 
 def test_undo_the_last_round(game):
     ids = record_all(game, [("kap", "a", None)] * 4)
-    round_delete(round_id=ids[-1])
+    round_delete(round_id=ids[-1], seen=round_seen(ids[-1]))
     game.refresh_from_db()
     assert (game.score_a, game.status, game.rounds.count()) == (15, Game.Status.OPEN, 3)
 
@@ -90,7 +105,7 @@ def test_deleting_a_middle_round_renumbers_the_rest(game):
     ids = record_all(
         game, [("gewone_winst", "a", None), ("kap", "b", None), ("baunie_mislukt", "a", None)]
     )
-    round_delete(round_id=ids[1])
+    round_delete(round_id=ids[1], seen=round_seen(ids[1]))
     assert list(game.rounds.values_list("number", "result")) == [
         (1, "gewone_winst"),
         (2, "baunie_mislukt"),
@@ -107,14 +122,14 @@ def test_deleting_a_round_the_rotation_depends_on_is_refused(game):
         [("gewone_winst", "a", s[1]), ("gewone_winst", "b", s[1]), ("gewone_winst", "b", s[2])],
     )
     with pytest.raises(RuleViolation) as caught:
-        round_delete(round_id=ids[1])
+        round_delete(round_id=ids[1], seen=round_seen(ids[1]))
     assert (caught.value.code, caught.value.params["round"]) == ("caller_out_of_turn", 2)
     assert game.rounds.count() == 3
 
 
 @pytest.mark.parametrize("service", [round_correct, round_delete])
 def test_unknown_round_is_a_rule_violation(db, service):
-    kwargs: dict[str, object] = {"round_id": 424242}
+    kwargs: dict[str, object] = {"round_id": 424242, "seen": ""}
     if service is round_correct:
         kwargs |= {"result": "kap", "side": "a"}
     with pytest.raises(RuleViolation) as caught:

@@ -7,6 +7,7 @@ import pytest
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
 from scoring.services import round_record
+from tests.seen import next_round
 
 
 def seat_player(game: Game, seat: int) -> int:
@@ -32,7 +33,13 @@ def seat_player(game: Game, seat: int) -> int:
     ],
 )
 def test_each_result_scores_as_the_rules_say(game, result, side, tricks, points):
-    rnd = round_record(game_id=game.pk, result=result, side=side, tricks=tricks)
+    rnd = round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result=result,
+        side=side,
+        tricks=tricks,
+    )
 
     assert (rnd.points_a, rnd.points_b) == points
     assert rnd.number == 1
@@ -43,7 +50,12 @@ def test_each_result_scores_as_the_rules_say(game, result, side, tricks, points)
 def test_worked_example_kap_by_the_seventh_trick_winner_scores_five(game):
     # RULES.md "Worked example" (001 §5, 004 §5): players 1 and 4 are one team (seats 1+3).
     rnd = round_record(
-        game_id=game.pk, result="kap", side="a", caller_id=seat_player(game, 1), tricks=(7, 0)
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="kap",
+        side="a",
+        caller_id=seat_player(game, 1),
+        tricks=(7, 0),
     )
     assert (rnd.points_a, rnd.points_b) == (5, 0)
 
@@ -51,7 +63,13 @@ def test_worked_example_kap_by_the_seventh_trick_winner_scores_five(game):
 def test_kap_at_eight_nil_is_refused_and_nothing_is_saved(game):
     # RULES.md "Consequences": kap only at exactly 7–0; from 8–0 the team plays for all 13.
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="kap", side="a", tricks=(8, 0))
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result="kap",
+            side="a",
+            tricks=(8, 0),
+        )
 
     assert caught.value.code == "kap_only_at_seven_nil"
     assert caught.value.params["round"] == 1
@@ -75,28 +93,36 @@ def test_kap_at_eight_nil_is_refused_and_nothing_is_saved(game):
 )
 def test_tricks_that_do_not_fit_the_result_are_refused(game, result, side, tricks, code):
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result=result, side=side, tricks=tricks)
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result=result,
+            side=side,
+            tricks=tricks,
+        )
     assert caught.value.code == code
     assert not Round.objects.exists()
 
 
 def test_unknown_result_is_refused(game):
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="slam", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="slam", side="a")
     assert caught.value.code == "result_unknown"
 
 
 def test_game_ends_at_the_target_and_refuses_another_round(game):
     # RULES.md "Game end": the moment a team reaches the target (20); no round after it.
     for _ in range(3):
-        round_record(game_id=game.pk, result="kap", side="a")
-    round_record(game_id=game.pk, result="baunie", side="b")
-    round_record(game_id=game.pk, result="kap", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="baunie", side="b")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     game.refresh_from_db()
     assert (game.score_a, game.score_b, game.status) == (20, 15, Game.Status.FINISHED)
 
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="gewone_winst", side="b")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="b"
+        )
     assert caught.value.code == "game_finished"
     assert game.rounds.count() == 5
 
@@ -109,16 +135,22 @@ def test_any_positive_target_ends_the_game(make_game, target):
         game.refresh_from_db()
         if game.status != Game.Status.OPEN:
             break
-        round_record(game_id=game.pk, result="gewone_winst", side="a")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+        )
     assert game.score_a == target + target % 2
 
 
 def test_fixed_rounds_can_end_in_a_draw_and_redeals_do_not_count(make_game):
     # RULES.md "Game end", variant: fixed number of rounds (001 §8); a redeal is not played.
     game = make_game(target_score=None, fixed_rounds=2)
-    round_record(game_id=game.pk, result="gewone_winst", side="a")
-    round_record(game_id=game.pk, result="redeal", side="a")
-    round_record(game_id=game.pk, result="gewone_winst", side="b")
+    round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+    )
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="redeal", side="a")
+    round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="b"
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert (game.score_a, game.score_b) == (2, 2)
@@ -128,8 +160,8 @@ def test_fixed_rounds_can_end_in_a_draw_and_redeals_do_not_count(make_game):
 def test_target_and_fixed_rounds_end_at_whichever_comes_first(make_game):
     # RULES.md "Game end": both set, the game ends at whichever comes first.
     game = make_game(target_score=10, fixed_rounds=5)
-    round_record(game_id=game.pk, result="kap", side="a")
-    round_record(game_id=game.pk, result="kap", side="a")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
 
@@ -138,7 +170,9 @@ def test_kap_by_partner_is_refused_when_the_competition_forbids_it(make_game):
     # RULES.md "Rule-set options": kap by partner allowed yes/no (000 vs 001 §8, 004 §8).
     game = make_game(kap_partner_allowed=False)
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="kap_partner", side="a")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="kap_partner", side="a"
+        )
     assert caught.value.code == "kap_partner_not_allowed"
 
 
@@ -146,7 +180,9 @@ def test_redeal_is_refused_when_the_competition_forbids_it(make_game):
     # RULES.md "Rule-set options": no-picture redeal allowed / not allowed (000, 001 §7).
     game = make_game(redeal_allowed=False)
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="redeal", side="a")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="redeal", side="a"
+        )
     assert caught.value.code == "redeal_not_allowed"
 
 
@@ -166,7 +202,11 @@ def test_stinkende_bonus_goes_to_the_team_that_did_not_call(
 ):
     game = make_game(stinkende_kap_bonus=3, stinkende_baunie_bonus=10)
     rnd = round_record(
-        game_id=game.pk, result=result, side=side, caller_id=seat_player(game, caller_seat)
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result=result,
+        side=side,
+        caller_id=seat_player(game, caller_seat),
     )
     assert (rnd.points_a, rnd.points_b) == points
 
@@ -174,7 +214,7 @@ def test_stinkende_bonus_goes_to_the_team_that_did_not_call(
 def test_stinkende_bonus_refuses_a_round_without_caller(make_game):
     game = make_game(stinkende_kap_bonus=3)
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="kap", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     assert caught.value.code == "caller_required_for_bonus"
 
 
@@ -182,14 +222,50 @@ def test_caller_stays_on_a_win_and_passes_left_on_a_loss(game):
     # RULES.md "Who calls next" (001 §7, 004 §7): caller's team wins → same caller;
     # otherwise the next seat clockwise; after a redeal the caller stays (003).
     seat = {n: seat_player(game, n) for n in (1, 2, 3, 4)}
-    round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=seat[1])
-    round_record(game_id=game.pk, result="redeal", side="a", caller_id=seat[1])
-    round_record(game_id=game.pk, result="gewone_winst", side="b", caller_id=seat[1])
-    round_record(game_id=game.pk, result="baunie_mislukt", side="b", caller_id=seat[2])
-    round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=seat[3])
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="gewone_winst",
+        side="a",
+        caller_id=seat[1],
+    )
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="redeal",
+        side="a",
+        caller_id=seat[1],
+    )
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="gewone_winst",
+        side="b",
+        caller_id=seat[1],
+    )
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="baunie_mislukt",
+        side="b",
+        caller_id=seat[2],
+    )
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="gewone_winst",
+        side="a",
+        caller_id=seat[3],
+    )
 
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=seat[4])
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result="gewone_winst",
+            side="a",
+            caller_id=seat[4],
+        )
     assert caught.value.code == "caller_out_of_turn"
     assert (caught.value.params["expected"], caught.value.params["given"]) == (3, 4)
     assert caught.value.params["round"] == 6
@@ -199,7 +275,9 @@ def test_callers_required_refuses_a_round_without_caller(make_game):
     # RULES.md "Who calls next": a competition that records callers checks each round.
     game = make_game(callers_required=True)
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="gewone_winst", side="a")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+        )
     assert caught.value.code == "caller_required"
 
 
@@ -208,7 +286,13 @@ def test_caller_must_sit_at_the_table(game):
 
     stranger = PlayerFactory.create()
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=stranger.pk)
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result="gewone_winst",
+            side="a",
+            caller_id=stranger.pk,
+        )
     assert caught.value.code == "caller_not_at_table"
 
 
@@ -216,13 +300,19 @@ def test_caller_needs_known_seats(game):
     caller = seat_player(game, 1)
     Game.objects.filter(pk=game.pk).update(seat_1=None, seat_2=None, seat_3=None, seat_4=None)
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=game.pk, result="gewone_winst", side="a", caller_id=caller)
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result="gewone_winst",
+            side="a",
+            caller_id=caller,
+        )
     assert caught.value.code == "seats_required"
 
 
 def test_unknown_game_is_a_rule_violation_not_a_crash(db):
     with pytest.raises(RuleViolation) as caught:
-        round_record(game_id=987654, result="kap", side="a")
+        round_record(game_id=987654, expected_number=next_round(987654), result="kap", side="a")
     assert caught.value.code == "game_unknown"
 
 
@@ -230,13 +320,23 @@ def test_a_saved_round_queues_one_standings_refresh_on_commit(
     game, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks() as callbacks:
-        round_record(game_id=game.pk, result="gewone_winst", side="a")
-        round_record(game_id=game.pk, result="gewone_winst", side="a")
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+        )
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+        )
     # One refresh per competition and transaction, however many rounds it saved.
     assert len(callbacks) == 1
 
 
 def test_a_refused_round_queues_nothing(game, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks, pytest.raises(RuleViolation):
-        round_record(game_id=game.pk, result="kap", side="a", tricks=(8, 0))
+        round_record(
+            game_id=game.pk,
+            expected_number=next_round(game.pk),
+            result="kap",
+            side="a",
+            tricks=(8, 0),
+        )
     assert callbacks == []

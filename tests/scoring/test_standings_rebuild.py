@@ -19,12 +19,15 @@ from tests.factories import (
     TeamEntryFactory,
     TeamFactory,
 )
+from tests.seen import game_token_now, next_round
 
 
 def finished_game(competition, *, winner: str = "a", kaps: int = 4) -> Game:
     game = GameFactory.create(competition=competition)
     for _ in range(kaps):
-        round_record(game_id=game.pk, result="kap", side=winner)
+        round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result="kap", side=winner
+        )
     return game
 
 
@@ -63,7 +66,9 @@ def test_only_finished_matches_count(db):
     competition = CompetitionFactory.create()
     done = finished_game(competition)
     open_game = GameFactory.create(competition=competition)
-    round_record(game_id=open_game.pk, result="baunie", side="a")
+    round_record(
+        game_id=open_game.pk, expected_number=next_round(open_game.pk), result="baunie", side="a"
+    )
     standings_rebuild(competition_id=competition.pk)
 
     played = dict(
@@ -86,10 +91,17 @@ def test_competition_tiebreak_order_is_used(db):
     competition = CompetitionFactory.create(tiebreaks=["points", "kaps"])
     winner_by_kaps = GameFactory.create(competition=competition)
     for result in ["kap", "kap", "kap", "kap"]:
-        round_record(game_id=winner_by_kaps.pk, result=result, side="a")
+        round_record(
+            game_id=winner_by_kaps.pk,
+            expected_number=next_round(winner_by_kaps.pk),
+            result=result,
+            side="a",
+        )
     other = GameFactory.create(competition=competition)
     for result in ["baunie", "kap"]:
-        round_record(game_id=other.pk, result=result, side="a")
+        round_record(
+            game_id=other.pk, expected_number=next_round(other.pk), result=result, side="a"
+        )
     standings_rebuild(competition_id=competition.pk)
     ranks = dict(Standing.objects.filter(competition=competition).values_list("entry_id", "rank"))
     assert ranks[winner_by_kaps.match.home_id] == 1
@@ -115,8 +127,12 @@ def test_club_match_sums_every_koppel_whichever_side_sits_as_a(db):
     second = GameFactory.create(
         match=match, team_a=koppel(away), team_b=koppel(home), table=2, a_is_home=False
     )
-    game_totals_enter(game_id=first.pk, total_a=20, total_b=12)
-    game_totals_enter(game_id=second.pk, total_a=21, total_b=6)  # away koppel won 21–6
+    game_totals_enter(
+        game_id=first.pk, seen=game_token_now(game_id=first.pk), total_a=20, total_b=12
+    )
+    game_totals_enter(
+        game_id=second.pk, seen=game_token_now(game_id=second.pk), total_a=21, total_b=6
+    )  # away koppel won 21–6
     standings_rebuild(competition_id=competition.pk)
 
     rows = {row.entry_id: row for row in Standing.objects.filter(competition=competition)}
@@ -156,7 +172,9 @@ def test_task_run_from_the_commit_callback_writes_the_standings(
 ):
     with django_capture_on_commit_callbacks() as callbacks:
         for _ in range(4):
-            round_record(game_id=game.pk, result="kap", side="a")
+            round_record(
+                game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
+            )
     assert len(callbacks) == 1
     competition_id = game.match.matchday.competition_id
     # Run what the callback would have queued, in-process (no global eager mode in tests).
@@ -176,6 +194,6 @@ def test_a_broker_that_is_down_loses_no_result(
         caplog.at_level(logging.ERROR, logger="scoring.services"),
         django_capture_on_commit_callbacks(execute=True),
     ):
-        round_record(game_id=game.pk, result="kap", side="a")
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     assert game.rounds.count() == 1
     assert "standings_refresh not queued" in caplog.text

@@ -21,6 +21,7 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
+from tests.seen import deductions_token, game_token_now, match_token_now, next_round, round_seen
 from tournaments.models import Competition, Entry, Match, Squad, Team
 from tournaments.services import (
     club_match_lineup_set,
@@ -68,7 +69,12 @@ def ids(teams: Sequence[Team | None]) -> list[int | None]:
 @pytest.mark.parametrize(("size", "sittings"), [(4, 4), (5, 5), (6, 4), (6, 6)])
 def test_movement_each_home_koppel_meets_different_away_koppels(size, sittings):
     match, home, away = club_match(koppels_per_side=size, min_koppels=size, sittings=sittings)
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
 
     games = list(Game.objects.filter(match=match))
     assert len(games) == size * sittings
@@ -85,7 +91,12 @@ def test_movement_each_home_koppel_meets_different_away_koppels(size, sittings):
 def test_a_club_may_field_one_koppel_fewer_down_to_the_minimum():
     match, home, away = club_match()
     away_five: list[Team | None] = [*away[:5], None]
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away_five))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away_five),
+    )
     match.refresh_from_db()
     assert match.forfeit == ""
     assert Game.objects.filter(match=match).count() == 5 * 4
@@ -94,7 +105,12 @@ def test_a_club_may_field_one_koppel_fewer_down_to_the_minimum():
 def test_below_the_minimum_the_match_is_forfeited_and_scored_so():
     match, home, away = club_match(forfeit_score_for=20, forfeit_score_against=0)
     short: list[Team | None] = [*away[:4], None, None]
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(short))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(short),
+    )
     match.refresh_from_db()
     assert match.forfeit == "away"
     assert "fewer than 5" in match.forfeit_reason
@@ -107,9 +123,17 @@ def test_below_the_minimum_the_match_is_forfeited_and_scored_so():
 def test_a_corrected_lineup_lifts_the_lineup_forfeit():
     match, home, away = club_match()
     club_match_lineup_set(
-        match_id=match.pk, home_teams=ids(home), away_teams=ids([*away[:4], None, None])
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids([*away[:4], None, None]),
     )
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
     match.refresh_from_db()
     assert (match.forfeit, match.forfeit_reason) == ("", "")
 
@@ -117,7 +141,11 @@ def test_a_corrected_lineup_lifts_the_lineup_forfeit():
 def test_a_late_koppel_sits_out_until_its_sitting():
     match, home, away = club_match(late_koppel_until_sitting=2)
     club_match_lineup_set(
-        match_id=match.pk, home_teams=ids(home), away_teams=ids(away), late={away[5].pk: 2}
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+        late={away[5].pk: 2},
     )
     first_sitting = Game.objects.filter(match=match, sitting=1)
     assert away[5].pk not in first_sitting.values_list("team_b_id", flat=True)
@@ -132,7 +160,11 @@ def test_late_koppels_only_as_the_competition_allows(late, until, code):
     match, home, away = club_match(late_koppel_until_sitting=until)
     with pytest.raises(RuleViolation) as caught:
         club_match_lineup_set(
-            match_id=match.pk, home_teams=ids(home), away_teams=ids(away), late={away[0].pk: late}
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(home),
+            away_teams=ids(away),
+            late={away[0].pk: late},
         )
     assert caught.value.code == code
 
@@ -140,49 +172,82 @@ def test_late_koppels_only_as_the_competition_allows(late, until, code):
 def test_a_koppel_of_another_club_is_refused():
     match, home, away = club_match()
     with pytest.raises(RuleViolation) as caught:
-        club_match_lineup_set(match_id=match.pk, home_teams=ids(away), away_teams=ids(home))
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(away),
+            away_teams=ids(home),
+        )
     assert caught.value.code == "koppel_not_of_club"
     assert not Game.objects.filter(match=match).exists()
 
 
 def test_the_lineup_cannot_change_once_games_have_results():
     match, home, away = club_match()
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
     game = Game.objects.filter(match=match).first()
     assert game is not None
-    round_record(game_id=game.pk, result="kap", side="a")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     with pytest.raises(RuleViolation) as caught:
-        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(home),
+            away_teams=ids(away),
+        )
     assert caught.value.code == "match_has_results"
 
 
 def test_a_forfeit_beats_the_score_and_is_shown_with_its_reason():
     game = GameFactory.create()
-    game_totals_enter(game_id=game.pk, total_a=20, total_b=4)
-    match_forfeit_set(match_id=game.match_id, side="home", reason="Played an unregistered koppel")
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4)
+    match_forfeit_set(
+        match_id=game.match_id,
+        seen=match_token_now(match_id=game.match_id),
+        side="home",
+        reason="Played an unregistered koppel",
+    )
     competition = game.match.matchday.competition
     standings_rebuild(competition_id=competition.pk)
     assert Standing.objects.get(entry=game.match.home).lost == 1
     assert Standing.objects.get(entry=game.match.away).won == 1
 
     with pytest.raises(RuleViolation) as caught:
-        match_forfeit_set(match_id=game.match_id, side="away", reason="  ")
+        match_forfeit_set(
+            match_id=game.match_id,
+            seen=match_token_now(match_id=game.match_id),
+            side="away",
+            reason="  ",
+        )
     assert caught.value.code == "forfeit_reason_missing"
 
 
 def test_a_deduction_takes_points_and_keeps_its_reason():
     game = GameFactory.create()
-    game_totals_enter(game_id=game.pk, total_a=20, total_b=4)
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4)
     competition = game.match.matchday.competition
     deduction_add(
-        competition_id=competition.pk, entry_id=game.match.home_id, points=3, reason="Late"
+        competition_id=competition.pk,
+        seen=deductions_token(competition_id=competition.pk),
+        entry_id=game.match.home_id,
+        points=3,
+        reason="Late",
     )
     standings_rebuild(competition_id=competition.pk)
     row = Standing.objects.get(entry=game.match.home)
     assert (row.points, row.deducted) == (-1, 3)
     with pytest.raises(RuleViolation) as caught:
         deduction_add(
-            competition_id=competition.pk, entry_id=game.match.home_id, points=0, reason="x"
+            competition_id=competition.pk,
+            seen=deductions_token(competition_id=competition.pk),
+            entry_id=game.match.home_id,
+            points=0,
+            reason="x",
         )
     assert caught.value.code == "deduction_points_invalid"
 
@@ -219,7 +284,12 @@ def test_squads_lock_and_keep_a_player_to_one_club_a_season():
 
 def play_all(match: Match, *, home_total: int, away_total: int) -> None:
     for game in Game.objects.filter(match=match):
-        game_totals_enter(game_id=game.pk, total_a=home_total, total_b=away_total)
+        game_totals_enter(
+            game_id=game.pk,
+            seen=game_token_now(game_id=game.pk),
+            total_a=home_total,
+            total_b=away_total,
+        )
 
 
 @pytest.mark.parametrize(
@@ -239,7 +309,12 @@ def test_an_ineligible_player_forfeits_or_costs_points(home_total, away_total, k
     squad_for(match.away, away, "2026-2027")
     # The lineup service refuses such a koppel once squads are required; data entered
     # before that (or imported, or reported) is still judged when the standings are made.
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
     competition = match.matchday.competition
     Competition.objects.filter(pk=competition.pk).update(squads_required=True)
     competition.refresh_from_db()
@@ -257,11 +332,11 @@ def test_an_ineligible_player_forfeits_or_costs_points(home_total, away_total, k
 def test_unconfirmed_games_do_not_count_until_confirmed():
     competition = CompetitionFactory.create(confirmation_required=True)
     game = GameFactory.create(competition=competition)
-    game_totals_enter(game_id=game.pk, total_a=20, total_b=4)
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4)
     standings_rebuild(competition_id=competition.pk)
     assert Standing.objects.get(entry=game.match.home).played == 0
 
-    game_confirm(game_id=game.pk, user=UserFactory.create())
+    game_confirm(game_id=game.pk, seen=game_token_now(game_id=game.pk), user=UserFactory.create())
     standings_rebuild(competition_id=competition.pk)
     assert Standing.objects.get(entry=game.match.home).played == 1
 
@@ -270,13 +345,13 @@ def test_a_correction_after_confirmation_needs_a_new_confirmation():
     competition = CompetitionFactory.create(confirmation_required=True)
     game = GameFactory.create(competition=competition)
     for _ in range(4):
-        round_record(game_id=game.pk, result="kap", side="a")
-    game_confirm(game_id=game.pk, user=None)
+        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
+    game_confirm(game_id=game.pk, seen=game_token_now(game_id=game.pk), user=None)
     from scoring.services import round_correct
 
     last = game.rounds.order_by("-number").first()
     assert last is not None
-    round_correct(round_id=last.pk, result="baunie", side="a")
+    round_correct(round_id=last.pk, seen=round_seen(last.pk), result="baunie", side="a")
     game.refresh_from_db()
     assert game.confirmed_at is None
 
@@ -284,19 +359,34 @@ def test_a_correction_after_confirmation_needs_a_new_confirmation():
 def test_an_open_game_cannot_be_confirmed():
     game = GameFactory.create(competition=CompetitionFactory.create(kind=Competition.Kind.PAIRS))
     with pytest.raises(RuleViolation) as caught:
-        game_confirm(game_id=game.pk, user=None)
+        game_confirm(game_id=game.pk, seen=game_token_now(game_id=game.pk), user=None)
     assert caught.value.code == "game_not_over"
 
 
 def test_a_forfeited_match_keeps_its_played_games():
     match, home, away = club_match()
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
     game = Game.objects.filter(match=match).first()
     assert game is not None
-    round_record(game_id=game.pk, result="kap", side="a")
-    match_forfeit_set(match_id=match.pk, side="away", reason="Ineligible koppel")
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
+    match_forfeit_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        side="away",
+        reason="Ineligible koppel",
+    )
     with pytest.raises(RuleViolation) as caught:
-        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(home),
+            away_teams=ids(away),
+        )
     assert caught.value.code == "match_has_results"
     assert game.rounds.count() == 1
 
@@ -311,7 +401,12 @@ def test_a_koppel_not_on_the_squad_is_refused_at_lineup_time():
     squad_for(match.home, home[1:], "2026-2027")  # home[0] is not on the squad
     squad_for(match.away, away, "2026-2027")
     with pytest.raises(RuleViolation) as caught:
-        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(home),
+            away_teams=ids(away),
+        )
     assert caught.value.code == "koppel_not_on_squad"
     assert caught.value.params["koppel"] == str(home[0])
     assert home[0].player_1.name in caught.value.params["players"]
@@ -321,7 +416,12 @@ def test_a_koppel_not_on_the_squad_is_refused_at_lineup_time():
     # A squad of another season does not count either.
     squad_for(match.home, home[:1], "2025-2026")
     with pytest.raises(RuleViolation):
-        club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=ids(away))
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=ids(home),
+            away_teams=ids(away),
+        )
 
 
 def test_the_movement_runs_over_the_koppels_actually_fielded():
@@ -330,6 +430,7 @@ def test_the_movement_runs_over_the_koppels_actually_fielded():
     match, home, away = club_match(koppels_per_side=3, min_koppels=2, sittings=2)
     club_match_lineup_set(
         match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
         home_teams=ids([home[0], home[1], None]),
         away_teams=ids([away[0], None, away[2]]),
     )
@@ -352,6 +453,7 @@ def test_sittings_are_capped_at_the_koppels_a_side():
     match, home, away = club_match(koppels_per_side=4, min_koppels=2, sittings=4)
     club_match_lineup_set(
         match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
         home_teams=ids([home[0], None, home[1], None]),
         away_teams=ids([None, away[0], away[1], None]),
     )
@@ -374,7 +476,10 @@ def test_sittings_are_capped_at_the_koppels_a_side():
 def test_the_koppel_facing_an_empty_place_sits_out():
     match, home, away = club_match()  # 6 places, at least 5, 4 sittings
     club_match_lineup_set(
-        match_id=match.pk, home_teams=ids(home), away_teams=ids([*away[:5], None])
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids([*away[:5], None]),
     )
     movement = selectors.match_movement(match=Match.objects.get(pk=match.pk))
     assert movement is not None
@@ -389,7 +494,11 @@ def test_the_koppel_facing_an_empty_place_sits_out():
 def test_a_late_koppel_leaves_its_opponent_sitting_out_until_it_comes():
     match, home, away = club_match(late_koppel_until_sitting=2)
     club_match_lineup_set(
-        match_id=match.pk, home_teams=ids(home), away_teams=ids(away), late={away[5].pk: 2}
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+        late={away[5].pk: 2},
     )
     match.refresh_from_db()
     assert match.lineup["late"] == {str(away[5].pk): 2}
@@ -400,7 +509,12 @@ def test_a_late_koppel_leaves_its_opponent_sitting_out_until_it_comes():
 
 def test_a_side_fielding_nobody_forfeits_without_games():
     match, home, away = club_match()
-    club_match_lineup_set(match_id=match.pk, home_teams=ids(home), away_teams=[None] * 6)
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=[None] * 6,
+    )
     match.refresh_from_db()
     assert match.forfeit == "away"
     assert not Game.objects.filter(match=match).exists()

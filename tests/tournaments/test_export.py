@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 
 from scoring.services import round_record
 from tests.factories import GameFactory
+from tests.seen import next_round
 from tests.tournaments.test_import_helpers import SAMPLE, STCB, document, load, run, run_import
 from tournaments.interchange import competition_export, competition_import
 from tournaments.models import Competition
@@ -61,7 +62,13 @@ def test_extra_rule_fields_round_trip_only_when_set():
 
 def test_export_of_a_competition_made_in_the_app_imports_again():
     game = GameFactory.create()
-    round_record(game_id=game.pk, result="kap", side="a", caller_id=game.seat_1_id)
+    round_record(
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="kap",
+        side="a",
+        caller_id=game.seat_1_id,
+    )
     competition = game.match.matchday.competition
     exported = competition_export(competition=competition)
 

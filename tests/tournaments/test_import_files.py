@@ -89,7 +89,7 @@ def test_reimport_is_refused_without_replace_and_replaces_with_it(tmp_path):
         run_import(tmp_path, load(SAMPLE))
     assert row_counts() == before
 
-    run_import(tmp_path, load(SAMPLE), "--replace")
+    run_import(tmp_path, load(SAMPLE), "--replace", "--yes", "--backup-dir", str(tmp_path))
     competition = Competition.objects.get()
     assert competition.slug == "club-evening-sample"
     assert list(competition.directors.all()) == [director]

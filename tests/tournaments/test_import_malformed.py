@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import copy
+import json
+from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from tests.tournaments.test_import_helpers import GAME_PLACE, document, row_counts, run_import
+from tournaments.models import Competition
 
 pytestmark = pytest.mark.django_db
 
@@ -117,8 +120,154 @@ def test_malformed_file_gives_a_clear_error(tmp_path, data, message):
 
 
 def test_invalid_json_names_line_and_column(tmp_path):
-    with pytest.raises(CommandError, match=r"not valid JSON at line 3, column 1"):
+    with pytest.raises(CommandError, match=r"line 3, column 1: not valid JSON"):
         run_import(tmp_path, '{\n "format": "troefclub-competition/1",\n}')
+
+
+# Hostile input: what the database can't store or a JSON reader may read differently. The
+# place is the JSON path (positions from 1) when the value is the problem.
+MATCH = ("matchdays", 0, "matches", 0)
+HOSTILE = [
+    ("name_with_nul", changed(("players", 2, "name"), "Ca\x00rla"),
+     "players[3].name: the text holds the control character U+0000"),
+    ("name_with_lone_surrogate", changed(("players", 2, "name"), "Carla \ud800"),
+     "players[3].name: the text holds a lone surrogate (U+D800), which is not Unicode"),
+    ("name_with_terminal_escape", changed(("clubs", 0, "name"), "\x1b[2JKampoe"),
+     "clubs[1].name: the text holds the control character U+001B"),
+    ("name_with_line_break", changed(("players", 2, "name"), "Carla\nBert"),
+     "players[carla]: “name”: the text holds the control character U+000A"),
+    ("reason_with_tab_is_one_line",
+     changed((*MATCH, "forfeit"), {"side": "home", "reason": "a\tb"}),
+     "match noord-zuid, forfeit: “reason”: the text holds the control character U+0009"),
+    ("name_blank", changed(("players", 2, "name"), "  "),
+     "players[carla]: “name” may not be empty"),
+    ("competition_name_empty", changed(("competition", "name"), ""),
+     "competition: “name” may not be empty"),
+    ("stored_object_key_with_nul", changed((*MATCH, "pairing_reason"), {"code\x00": "x"}),
+     "matchdays[1].matches[1].pairing_reason: the key “code\\u0000”: the text holds the control"),
+    ("stored_object_with_nan", changed((*MATCH, "pairing_reason"), {"score": float("nan")}),
+     "matchdays[1].matches[1].pairing_reason.score: NaN is not a number JSON allows"),
+    ("stored_object_with_infinity", changed((*MATCH, "pairing_reason"), {"score": float("inf")}),
+     "pairing_reason.score: Infinity is not a number JSON allows"),
+    ("stored_object_with_huge_number", changed((*MATCH, "pairing_reason"), {"score": 10**40}),
+     "pairing_reason.score: the number 1000000000000000000000000000000000000… is out of range"),
+    ("table_beyond_small_integer", changed((*GAME, "table"), 70000),
+     "“table” is too large (70000; at most 32767)"),
+    ("totals_beyond_any_integer", changed(MATCH, {"home": "noord", "away": "zuid",
+                                                  "totals": [10**30, 0]}),
+     "matchdays[1].matches[1].totals[1]: the number 1000000000000000000000000000000 is out of"),
+    ("totals_beyond_integer", changed(MATCH, {"home": "noord", "away": "zuid",
+                                              "totals": [2**31, 0]}),
+     "match noord-zuid: “totals” holds a number that is too large (2147483648)"),
+    ("matchday_number_beyond_bigint", changed(("matchdays", 0, "number"), 2**70),
+     "matchdays[1]: “number” is too large (1180591620717411303424; at most 32767)"),
+    ("tricks_huge", changed((*GAME, "rounds", 0, "tricks"), [10**29, 0]),
+     "round 1: “tricks” holds a number that is too large"),
+    ("deduction_points_huge", {**document(), "deductions": [
+        {"entry": "noord", "points": 2**40, "reason": "late"}]},
+     "deductions[1]: “points” is too large (1099511627776; at most 2147483647)"),
+    ("key_starting_with_dash", changed(("clubs", 0, "key"), "-kampoe"),
+     "clubs[1]: “key”: A key may not start with “-”"),
+    ("slug_starting_with_dash", changed(("competition", "slug"), "-evening"),
+     "competition: “slug”: A key may not start with “-”"),
+    ("list_for_an_object", changed(("competition",), ["test-evening"]),
+     "competition: must be an object, not a list"),
+    ("object_for_a_list", changed(("matchdays",), {"1": {"number": 1}}),
+     "document: “matchdays” must be a list, not an object"),
+    ("list_for_a_round", changed((*GAME, "rounds"), [["kap", "a"]]),
+     "round 1: must be an object, not a list"),
+    ("text_for_a_number", changed((*GAME, "table"), "1"),
+     "“table” must be a whole number, not text"),
+    ("true_for_a_number", changed((*GAME, "sitting"), True),
+     "“sitting” must be a whole number, not true/false"),
+    ("number_for_a_name", changed(("players", 0, "name"), 7),
+     "players[anna]: “name” must be text, not a whole number"),
+    ("null_for_a_key", changed(("players", 0, "key"), None),
+     "players[1]: “key” must be text, not null"),
+    ("decimal_for_a_total", changed(MATCH, {"home": "noord", "away": "zuid", "totals": [20.0, 0]}),
+     "“totals” must be a list of two whole numbers, not [20.0, 0]"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("data", "message"), [c[1:] for c in HOSTILE], ids=[c[0] for c in HOSTILE])
+def test_hostile_value_is_refused_with_its_place(tmp_path, data, message):
+    before = row_counts()
+
+    with pytest.raises(CommandError) as info:
+        run_import(tmp_path, data)
+
+    assert message in str(info.value)
+    assert "Nothing was imported." in str(info.value)
+    assert row_counts() == before
+
+
+def _text(**replace: str) -> str:
+    """document() as JSON text with each `"old": new` fragment replaced (raw JSON text)."""
+    text = json.dumps(document(), indent=1)
+    for old, new in replace.items():
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+DEEP = 100_000
+RAW = [
+    ("nested_beyond_python", '{"format": ' + "[" * DEEP + "]" * DEEP + "}",
+     "line 1, column 43: nested deeper than 32 levels"),
+    ("nested_beyond_the_limit", '{"format": ' + "[" * 40 + "]" * 40 + "}",
+     "format[1][1][1][1][1][1][1][1][1][1][…: nested deeper than 32 levels"),
+    ("top_key_twice", '{"format": "troefclub-competition/1", "format": "troefclub/2"}',
+     "document: the key “format” appears twice in this object"),
+    ("key_twice_deep_down", _text(**{'"name": "Bert"': '"name": "Bert", "name": "Bart"'}),
+     "players[2]: the key “name” appears twice in this object"),
+    ("number_of_5000_digits", _text(**{'"table": 1': '"table": ' + "9" * 5000}),
+     "matchdays[1].matches[1].games[1].table: the number 999999999999999999999999999999999"),
+    ("nan", _text(**{'"table": 1': '"table": NaN'}),
+     "matchdays[1].matches[1].games[1].table: NaN is not a number JSON allows"),
+    ("minus_infinity", _text(**{'"table": 1': '"table": -Infinity'}),
+     "games[1].table: -Infinity is not a number JSON allows"),
+    ("decimal_beyond_float", _text(**{'"table": 1': '"table": 1e999'}),
+     "games[1].table: the number 1e999 is out of range"),
+    ("lone_surrogate_escape", _text(**{'"Bert"': '"\\ud800"'}),
+     "players[2].name: the text holds a lone surrogate (U+D800), which is not Unicode"),
+    ("nul_escape", _text(**{'"Bert"': '"B\\u0000"'}),
+     "players[2].name: the text holds the control character U+0000"),
+    ("empty_file", "", "line 1, column 1: not valid JSON: Expecting value"),
+    ("truncated", _text()[:200], "not valid JSON"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "message"), [c[1:] for c in RAW], ids=[c[0] for c in RAW])
+def test_hostile_file_is_refused_with_its_place(tmp_path, text, message):
+    before = row_counts()
+
+    with pytest.raises(CommandError) as info:
+        run_import(tmp_path, text)
+
+    assert message in str(info.value)
+    assert "Nothing was imported." in str(info.value)
+    assert row_counts() == before
+
+
+def test_bytes_that_are_not_utf8_name_line_and_column(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{\n "format": "Caf\u00e9"}'.encode("latin-1"))
+    before = row_counts()
+
+    with pytest.raises(CommandError) as info:
+        call_command("import_competition", str(path))
+
+    assert "line 2, column 16: the file is not UTF-8 text (byte 0xe9)" in str(info.value)
+    assert row_counts() == before
+
+
+def test_a_byte_order_mark_is_allowed(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(document()).encode())
+
+    call_command("import_competition", str(path), stdout=StringIO())
+
+    assert Competition.objects.filter(slug="test-evening").exists()
 
 
 def test_missing_file(tmp_path):

@@ -11,6 +11,7 @@ from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
 from scoring.services import game_totals_enter, standings_rebuild
 from tests.factories import CompetitionFactory, TeamEntryFactory
+from tests.seen import game_token_now, matchday_token, next_matchday
 from tournaments.models import Bye, Competition, Match, Matchday
 from tournaments.services import (
     match_create,
@@ -43,7 +44,9 @@ def play_matchday(matchday: Matchday, *, seed: int = 0) -> None:
     for game in Game.objects.filter(match__matchday=matchday):
         high, low = 20, ((game.table + seed) % 9) * 2  # 0–16, all reachable totals
         a, b = (high, low) if (game.table + seed) % 2 else (low, high)
-        game_totals_enter(game_id=game.pk, total_a=a, total_b=b)
+        game_totals_enter(
+            game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=a, total_b=b
+        )
 
 
 @pytest.mark.parametrize("count", [2, 5, 8])
@@ -88,6 +91,11 @@ def test_a_bye_counts_as_the_competition_says():
         3, schedule_format="round_robin", bye_score_for=20, bye_score_against=0
     )
     schedule_round_robin_create(competition_id=competition.pk)
+    # A bye counts once its matchday is played (issue 6): play every matchday, each match
+    # lost by both sides (0 points, 0 game points), so only the byes score.
+    Match.objects.filter(matchday__competition=competition).update(
+        forfeit="both", forfeit_reason="nobody came"
+    )
     standings_rebuild(competition_id=competition.pk)
     for row in Standing.objects.filter(competition=competition):
         assert (row.byes, row.won, row.points, row.points_for) == (1, 1, 2, 20)
@@ -96,7 +104,9 @@ def test_a_bye_counts_as_the_competition_says():
 def test_swiss_twelve_koppels_five_matchdays_no_rematch():
     competition = pairs_competition(12, schedule_format="swiss")
     for number in range(1, 6):
-        matchday = swiss_matchday_pair(competition_id=competition.pk)
+        matchday = swiss_matchday_pair(
+            competition_id=competition.pk, number=next_matchday(competition.pk)
+        )
         assert matchday.number == number
         assert matchday.matches.count() == 6
         assert all(match.pairing_reason.get("code") for match in matchday.matches.all())
@@ -107,7 +117,9 @@ def test_swiss_twelve_koppels_five_matchdays_no_rematch():
 def test_swiss_odd_field_gives_each_bye_to_a_different_entry():
     competition = pairs_competition(7, schedule_format="swiss")
     for number in range(1, 6):
-        matchday = swiss_matchday_pair(competition_id=competition.pk)
+        matchday = swiss_matchday_pair(
+            competition_id=competition.pk, number=next_matchday(competition.pk)
+        )
         play_matchday(matchday, seed=number)
     byes = Counter(
         Bye.objects.filter(matchday__competition=competition).values_list("entry", flat=True)
@@ -118,14 +130,16 @@ def test_swiss_odd_field_gives_each_bye_to_a_different_entry():
 
 def test_swiss_refuses_while_the_previous_matchday_is_unfinished_unless_overridden():
     competition = pairs_competition(4, schedule_format="swiss")
-    swiss_matchday_pair(competition_id=competition.pk)
+    swiss_matchday_pair(competition_id=competition.pk, number=next_matchday(competition.pk))
     with pytest.raises(RuleViolation) as caught:
-        swiss_matchday_pair(competition_id=competition.pk)
+        swiss_matchday_pair(competition_id=competition.pk, number=next_matchday(competition.pk))
     assert caught.value.code == "previous_matchday_unfinished"
     assert caught.value.params == {"number": 1, "open": 2}
 
     second = swiss_matchday_pair(
-        competition_id=competition.pk, override_reason="  Table 2 left early  "
+        competition_id=competition.pk,
+        number=next_matchday(competition.pk),
+        override_reason="  Table 2 left early  ",
     )
     assert second.override_reason == "Table 2 left early"
 
@@ -133,7 +147,7 @@ def test_swiss_refuses_while_the_previous_matchday_is_unfinished_unless_overridd
 def test_swiss_pairs_only_swiss_competitions():
     competition = pairs_competition(4, schedule_format="round_robin")
     with pytest.raises(RuleViolation) as caught:
-        swiss_matchday_pair(competition_id=competition.pk)
+        swiss_matchday_pair(competition_id=competition.pk, number=next_matchday(competition.pk))
     assert caught.value.code == "not_swiss"
 
 
@@ -144,7 +158,7 @@ def test_manual_match_refuses_an_entry_that_already_plays():
     match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     with pytest.raises(RuleViolation) as caught:
         match_create(matchday_id=matchday.pk, home_id=c.pk, away_id=a.pk)
-    assert caught.value.code == "entry_already_playing"
+    assert caught.value.code == "entry_twice_on_matchday"
     with pytest.raises(RuleViolation) as caught:
         match_create(matchday_id=matchday.pk, home_id=c.pk, away_id=d.pk, table=1)
     assert (caught.value.code, caught.value.params) == ("table_taken", {"table": 1})
@@ -162,7 +176,12 @@ def test_swapping_two_entries_between_matches(sides):
     first = a if sides[0] == "home" else b
     second = c if sides[1] == "home" else d
 
-    matchday_entries_swap(matchday_id=matchday.pk, entry_a_id=first.pk, entry_b_id=second.pk)
+    matchday_entries_swap(
+        matchday_id=matchday.pk,
+        seen=matchday_token(matchday_id=matchday.pk),
+        entry_a_id=first.pk,
+        entry_b_id=second.pk,
+    )
 
     pairs = {frozenset(p) for p in matchday.matches.values_list("home_id", "away_id")}
     others = {a.pk, b.pk, c.pk, d.pk}
@@ -181,7 +200,10 @@ def test_swapping_with_the_bye_and_refusing_after_results():
     bye = matchday.byes.get()
     match = matchday.matches.get()
     matchday_entries_swap(
-        matchday_id=matchday.pk, entry_a_id=bye.entry_id, entry_b_id=match.home_id
+        matchday_id=matchday.pk,
+        seen=matchday_token(matchday_id=matchday.pk),
+        entry_a_id=bye.entry_id,
+        entry_b_id=match.home_id,
     )
     bye.refresh_from_db()
     assert bye.entry_id == match.home_id
@@ -190,7 +212,10 @@ def test_swapping_with_the_bye_and_refusing_after_results():
     new_match = matchday.matches.get()
     with pytest.raises(RuleViolation) as caught:
         matchday_entries_swap(
-            matchday_id=matchday.pk, entry_a_id=bye.entry_id, entry_b_id=new_match.home_id
+            matchday_id=matchday.pk,
+            seen=matchday_token(matchday_id=matchday.pk),
+            entry_a_id=bye.entry_id,
+            entry_b_id=new_match.home_id,
         )
     assert caught.value.code == "match_has_results"
 
@@ -210,7 +235,9 @@ def test_moving_a_match_to_a_used_table_swaps_the_tables():
 
 def test_swiss_counts_an_entry_left_out_of_the_last_matchday_as_unfinished():
     competition = pairs_competition(4, schedule_format="swiss")
-    matchday = swiss_matchday_pair(competition_id=competition.pk)
+    matchday = swiss_matchday_pair(
+        competition_id=competition.pk, number=next_matchday(competition.pk)
+    )
     play_matchday(matchday)
     # The director removes a finished match's entries by hand: two entries are left out.
     match = matchday.matches.first()
@@ -218,5 +245,5 @@ def test_swiss_counts_an_entry_left_out_of_the_last_matchday_as_unfinished():
     Game.objects.filter(match=match).delete()
     match.delete()
     with pytest.raises(RuleViolation) as caught:
-        swiss_matchday_pair(competition_id=competition.pk)
+        swiss_matchday_pair(competition_id=competition.pk, number=next_matchday(competition.pk))
     assert caught.value.params == {"number": 1, "open": 2}

@@ -25,6 +25,7 @@ from tests.factories import (
     UserFactory,
     league_staff,
 )
+from tests.seen import game_token_now, match_token_now, next_round
 from tournaments.models import Competition, Match
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def play(game: Game, *rounds: tuple[str, str]) -> None:
     """Record rounds (result, side) without callers or tricks."""
     for result, side in rounds:
-        services.round_record(game_id=game.pk, result=result, side=side)
+        services.round_record(
+            game_id=game.pk, expected_number=next_round(game.pk), result=result, side=side
+        )
 
 
 def url(name: str, game: Game, **kwargs: object) -> str:
@@ -233,7 +236,9 @@ def test_game_detail_shows_rounds_running_score_and_winner(client, game):
 
 
 def test_game_detail_of_a_game_known_by_totals(client, game):
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=12)
+    services.game_totals_enter(
+        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12
+    )
     response = client.get(url("game_detail", game))
     assert response.status_code == 200
     assert "known only by its totals: 20–12" in response.content.decode()
@@ -285,7 +290,9 @@ def test_anonymous_is_sent_to_login(client, game):
     response = client.get(url("game_sheet", game))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("login"))
-    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    response = client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+    )
     assert response.status_code == 302
     assert not Round.objects.exists()
 
@@ -295,7 +302,9 @@ def test_logged_in_non_director_gets_a_friendly_403(client, game):
     response = client.get(url("game_sheet", game))
     assert response.status_code == 403
     assert "Only the directors can do this" in response.content.decode()
-    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    response = client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+    )
     assert response.status_code == 403
     assert not Round.objects.exists()
 
@@ -309,7 +318,9 @@ def test_director_and_league_staff_may_open_the_sheet(client, director_client, g
 def test_admin_access_alone_does_not_let_a_user_change_results(client, game):
     client.force_login(UserFactory.create(is_staff=True))
     assert client.get(url("game_sheet", game)).status_code == 403
-    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    response = client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+    )
     assert response.status_code == 403
     assert not Round.objects.exists()
 
@@ -333,7 +344,14 @@ def test_get_on_a_write_url_is_not_allowed(director_client, game):
 def test_posting_a_valid_round_records_it(director_client, game):
     response = director_client.post(
         url("game_sheet", game),
-        {"result": "kap", "side": "a", "caller": game.seat_1_id, "tricks_a": 7, "tricks_b": 0},
+        {
+            "number": next_round(game.pk),
+            "result": "kap",
+            "side": "a",
+            "caller": game.seat_1_id,
+            "tricks_a": 7,
+            "tricks_b": 0,
+        },
     )
     assert response.status_code == 302
     assert response["Location"] == url("game_sheet", game)
@@ -354,14 +372,17 @@ def test_posting_a_valid_round_records_it(director_client, game):
 
 def test_a_redeal_message_says_no_points(director_client, game):
     response = director_client.post(
-        url("game_sheet", game), {"result": "redeal", "side": "a"}, follow=True
+        url("game_sheet", game),
+        {"number": next_round(game.pk), "result": "redeal", "side": "a"},
+        follow=True,
     )
     assert "Round 1 recorded: redeal (no picture), no points" in response.content.decode()
 
 
 def test_kap_at_eight_nil_is_refused_in_words_and_nothing_saved(director_client, game):
     response = director_client.post(
-        url("game_sheet", game), {"result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0}
+        url("game_sheet", game),
+        {"number": next_round(game.pk), "result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0},
     )
     assert response.status_code == 422
     html = response.content.decode()
@@ -376,7 +397,9 @@ def test_kap_at_eight_nil_is_refused_in_words_and_nothing_saved(director_client,
 
 def test_htmx_post_returns_the_sheet_partial(director_client, game):
     response = director_client.post(
-        url("game_sheet", game), {"result": "gewone_winst", "side": "b"}, **HTMX
+        url("game_sheet", game),
+        {"number": next_round(game.pk), "result": "gewone_winst", "side": "b"},
+        **HTMX,
     )
     assert response.status_code == 200
     html = response.content.decode()
@@ -389,7 +412,7 @@ def test_htmx_post_returns_the_sheet_partial(director_client, game):
 def test_htmx_refusal_is_a_422_partial(director_client, game):
     response = director_client.post(
         url("game_sheet", game),
-        {"result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0},
+        {"number": next_round(game.pk), "result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0},
         **HTMX,
     )
     assert response.status_code == 422
@@ -421,7 +444,8 @@ def test_bad_input_is_a_form_error_never_a_500(director_client, game, data):
 def test_caller_of_a_seated_player_outside_the_game_is_refused(director_client, game):
     other = new_game()
     response = director_client.post(
-        url("game_sheet", game), {"result": "kap", "side": "a", "caller": other.seat_1_id}
+        url("game_sheet", game),
+        {"number": next_round(game.pk), "result": "kap", "side": "a", "caller": other.seat_1_id},
     )
     assert response.status_code == 422
     assert not Round.objects.exists()
@@ -429,13 +453,18 @@ def test_caller_of_a_seated_player_outside_the_game_is_refused(director_client, 
 
 def test_caller_out_of_turn_names_the_expected_player(director_client, game):
     services.round_record(
-        game_id=game.pk, result="gewone_winst", side="b", caller_id=game.seat_1_id
+        game_id=game.pk,
+        expected_number=next_round(game.pk),
+        result="gewone_winst",
+        side="b",
+        caller_id=game.seat_1_id,
     )
     # Team a lost the round its seat-1 player called: seat 2 calls next.
     sheet = director_client.get(url("game_sheet", game))
     assert sheet.context["round_form"].initial["caller"] == game.seat_2_id
     response = director_client.post(
-        url("game_sheet", game), {"result": "kap", "side": "a", "caller": game.seat_3_id}
+        url("game_sheet", game),
+        {"number": next_round(game.pk), "result": "kap", "side": "a", "caller": game.seat_3_id},
     )
     assert response.status_code == 422
     html = response.content.decode()
@@ -446,7 +475,9 @@ def test_caller_out_of_turn_names_the_expected_player(director_client, game):
 def test_callers_required_refuses_a_round_without_caller_saying_why(client):
     game = new_game(competition__callers_required=True)
     client.force_login(league_staff())
-    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    response = client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+    )
     assert response.status_code == 422
     assert "records callers" in response.content.decode()
     assert not Round.objects.exists()
@@ -456,16 +487,32 @@ def test_a_stale_form_does_not_record_the_round_twice(client, game):
     client.force_login(league_staff())
     data = {"result": "redeal", "number": 1}
     assert client.post(url("game_sheet", game), data).status_code == 302
-    response = client.post(url("game_sheet", game), data)  # the back button, or a 2nd phone
+    # The same form again (a double click, the back button): said as done, not recorded again.
+    response = client.post(url("game_sheet", game), data, follow=True)
+    assert response.status_code == 200
+    assert "Round 1 is recorded already, exactly like this" in response.content.decode()
+    assert game.rounds.count() == 1
+    # Another round made for number 1 (a second phone): refused, its values kept under the
+    # number the sheet has reached, to send again if it really is a new round.
+    response = client.post(url("game_sheet", game), {"result": "kap", "side": "a", "number": 1})
     assert response.status_code == 422
     assert "recorded meanwhile" in response.content.decode()
+    form = response.context["round_form"]
+    assert (form["result"].value(), form["number"].value()) == ("kap", "2")
     assert game.rounds.count() == 1
 
 
 def test_a_redeal_needs_no_koppel_but_other_results_do(client, game):
     client.force_login(league_staff())
-    assert client.post(url("game_sheet", game), {"result": "redeal"}).status_code == 302
-    response = client.post(url("game_sheet", game), {"result": "kap"})
+    assert (
+        client.post(
+            url("game_sheet", game), {"number": next_round(game.pk), "result": "redeal"}
+        ).status_code
+        == 302
+    )
+    response = client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap"}
+    )
     assert response.status_code == 422
     assert "side" in response.context["round_form"].errors
     assert game.rounds.count() == 1
@@ -476,7 +523,12 @@ def test_game_without_seats_has_no_caller_field(client):
     client.force_login(league_staff())
     response = client.get(url("game_sheet", game))
     assert "caller" not in response.context["round_form"].fields
-    assert client.post(url("game_sheet", game), {"result": "kap", "side": "a"}).status_code == 302
+    assert (
+        client.post(
+            url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+        ).status_code
+        == 302
+    )
 
 
 def test_finished_game_has_no_round_form_and_refuses_more(director_client, game):
@@ -484,7 +536,9 @@ def test_finished_game_has_no_round_form_and_refuses_more(director_client, game)
     response = director_client.get(url("game_sheet", game))
     assert "round_form" not in response.context
     assert "The game is over" in response.content.decode()
-    response = director_client.post(url("game_sheet", game), {"result": "kap", "side": "b"})
+    response = director_client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "b"}
+    )
     assert response.status_code == 422
     assert "no more rounds can be added" in response.content.decode()
     assert game.rounds.count() == 5
@@ -496,7 +550,8 @@ def test_finished_game_has_no_round_form_and_refuses_more(director_client, game)
 def test_undo_deletes_the_last_round(director_client, game):
     play(game, ("kap", "a"), ("gewone_winst", "b"))
     last = game.rounds.get(number=2)
-    response = director_client.post(url("round_undo", game), {"round": last.pk}, follow=True)
+    undo = {"round": last.pk, "seen": game_token_now(game_id=game.pk)}
+    response = director_client.post(url("round_undo", game), undo, follow=True)
     assert response.status_code == 200
     assert "Round 2 undone." in response.content.decode()
     assert list(game.rounds.values_list("number", flat=True)) == [1]
@@ -506,13 +561,13 @@ def test_undo_deletes_the_last_round(director_client, game):
 
 def test_undo_of_a_round_that_is_no_longer_last_does_nothing(director_client, game):
     play(game, ("kap", "a"))
-    seen_last = game.rounds.get()
+    undo = {"round": game.rounds.get().pk, "seen": game_token_now(game_id=game.pk)}
     play(game, ("gewone_winst", "b"))  # another phone added a round meanwhile
-    response = director_client.post(url("round_undo", game), {"round": seen_last.pk})
+    response = director_client.post(url("round_undo", game), undo)
     assert response.status_code == 422
-    assert "nothing was undone" in response.content.decode()
+    assert "changed by someone else since you opened it" in response.content.decode()
     assert game.rounds.count() == 2
-    response = director_client.post(url("round_undo", game), {"round": "x"})
+    response = director_client.post(url("round_undo", game), {**undo, "round": "x"})
     assert response.status_code == 422
 
 
@@ -523,7 +578,8 @@ def test_correct_a_round_replays_the_game(director_client, game):
     assert form.status_code == 200
     assert form.context["form"].initial["result"] == "kap"
     response = director_client.post(
-        url("round_edit", game, round_id=first.pk), {"result": "baunie", "side": "a"}
+        url("round_edit", game, round_id=first.pk),
+        {"result": "baunie", "side": "a", "seen": first.token},
     )
     assert response.status_code == 302
     first.refresh_from_db()
@@ -539,7 +595,7 @@ def test_a_refused_correction_keeps_the_round(director_client, game):
     first = game.rounds.get()
     response = director_client.post(
         url("round_edit", game, round_id=first.pk),
-        {"result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0},
+        {"result": "kap", "side": "a", "tricks_a": 8, "tricks_b": 0, "seen": first.token},
     )
     assert response.status_code == 422
     assert "7–0" in response.content.decode()
@@ -553,7 +609,9 @@ def test_delete_asks_then_deletes(director_client, game):
     confirm = director_client.get(url("round_delete", game, round_id=middle.pk))
     assert confirm.status_code == 200
     assert "Delete round 2?" in confirm.content.decode()
-    response = director_client.post(url("round_delete", game, round_id=middle.pk), **HTMX)
+    response = director_client.post(
+        url("round_delete", game, round_id=middle.pk), {"seen": middle.token}, **HTMX
+    )
     assert response.status_code == 200
     assert "Round 2 deleted." in response.content.decode()
     assert list(game.rounds.values_list("result", flat=True)) == ["kap", "kap"]
@@ -565,8 +623,12 @@ def test_delete_asks_then_deletes(director_client, game):
 
 
 def test_enter_game_totals(director_client, game):
-    assert "totals_form" in director_client.get(url("game_sheet", game)).context
-    response = director_client.post(url("game_totals", game), {"total_a": 20, "total_b": 12})
+    sheet = director_client.get(url("game_sheet", game))
+    seen = sheet.context["seen"]
+    assert "totals_form" in sheet.context
+    assert f'name="seen" value="{seen}"' in sheet.content.decode()
+    data = {"total_a": 20, "total_b": 12, "seen": seen}
+    response = director_client.post(url("game_totals", game), data)
     assert response.status_code == 302
     game.refresh_from_db()
     assert (game.total_a, game.total_b, game.status) == (20, 12, Game.Status.FINISHED)
@@ -576,11 +638,16 @@ def test_enter_game_totals(director_client, game):
 
 
 def test_impossible_game_totals_are_refused(director_client, game):
-    response = director_client.post(url("game_totals", game), {"total_a": 20, "total_b": 3})
+    seen = game_token_now(game_id=game.pk)
+    response = director_client.post(
+        url("game_totals", game), {"total_a": 20, "total_b": 3, "seen": seen}
+    )
     assert response.status_code == 422
     assert "impossible" in response.content.decode()
     assert response.context["totals_form"]["total_b"].value() == "3"
-    response = director_client.post(url("game_totals", game), {"total_a": "x", "total_b": ""})
+    response = director_client.post(
+        url("game_totals", game), {"total_a": "x", "total_b": "", "seen": seen}
+    )
     assert response.status_code == 422
     game.refresh_from_db()
     assert game.total_a is None and game.status == Game.Status.OPEN
@@ -589,14 +656,19 @@ def test_impossible_game_totals_are_refused(director_client, game):
 def test_totals_form_is_gone_once_there_are_rounds(director_client, game):
     play(game, ("kap", "a"))
     assert "totals_form" not in director_client.get(url("game_sheet", game)).context
-    response = director_client.post(url("game_totals", game), {"total_a": 20, "total_b": 12})
+    data = {"total_a": 20, "total_b": 12, "seen": game_token_now(game_id=game.pk)}
+    response = director_client.post(url("game_totals", game), data)
     assert response.status_code == 422
     assert "This game has rounds" in response.content.decode()
 
 
 def test_reopen_clears_entered_totals(director_client, game):
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=12)
-    response = director_client.post(url("game_reopen", game))
+    services.game_totals_enter(
+        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12
+    )
+    response = director_client.post(
+        url("game_reopen", game), {"seen": game_token_now(game_id=game.pk)}
+    )
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.total_a is None and game.status == Game.Status.OPEN
@@ -607,12 +679,13 @@ def test_close_and_reopen_when_the_competition_allows_it(client):
     client.force_login(league_staff())
     play(game, ("kap", "a"))
     assert client.get(url("game_sheet", game)).context["can_close"]
-    response = client.post(url("game_close", game), follow=True)
+    seen = client.get(url("game_sheet", game)).context["seen"]
+    response = client.post(url("game_close", game), {"seen": seen}, follow=True)
     assert "Game closed at 5–0." in response.content.decode()
     game.refresh_from_db()
     assert game.status == Game.Status.CLOSED
     assert "round_form" not in response.context
-    response = client.post(url("game_reopen", game), **HTMX)
+    response = client.post(url("game_reopen", game), {"seen": response.context["seen"]}, **HTMX)
     assert response.status_code == 200 and "Game reopened." in response.content.decode()
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
@@ -620,12 +693,13 @@ def test_close_and_reopen_when_the_competition_allows_it(client):
 
 def test_close_is_refused_when_the_competition_does_not_allow_it(director_client, game):
     assert not director_client.get(url("game_sheet", game)).context["can_close"]
-    response = director_client.post(url("game_close", game))
+    seen = {"seen": game_token_now(game_id=game.pk)}
+    response = director_client.post(url("game_close", game), seen)
     assert response.status_code == 422
     assert "does not let the director close" in response.content.decode()
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
-    response = director_client.post(url("game_reopen", game))
+    response = director_client.post(url("game_reopen", game), seen)
     assert response.status_code == 422
     assert "was not closed" in response.content.decode()
 
@@ -657,8 +731,12 @@ def test_director_enters_match_totals(director_client, bare_match):
         )
     )
     assert "Enter reported totals" in page.content.decode()
+    seen = match_token_now(match_id=bare_match.pk)
+    assert f'name="seen" value="{seen}"' in page.content.decode()
     response = director_client.post(
-        match_totals_url(bare_match), {"total_home": 81, "total_away": 74}, follow=True
+        match_totals_url(bare_match),
+        {"total_home": 81, "total_away": 74, "seen": seen},
+        follow=True,
     )
     assert response.status_code == 200
     assert "Match totals entered: 81–74." in response.content.decode()
@@ -667,13 +745,14 @@ def test_director_enters_match_totals(director_client, bare_match):
 
 
 def test_impossible_match_totals_are_refused(director_client, bare_match):
+    seen = match_token_now(match_id=bare_match.pk)
     response = director_client.post(
-        match_totals_url(bare_match), {"total_home": 3, "total_away": 74}
+        match_totals_url(bare_match), {"total_home": 3, "total_away": 74, "seen": seen}
     )
     assert response.status_code == 422
     assert "impossible" in response.content.decode()
     response = director_client.post(
-        match_totals_url(bare_match), {"total_home": "lots", "total_away": 74}, **HTMX
+        match_totals_url(bare_match), {"total_home": "lots", "total_away": 74, "seen": seen}, **HTMX
     )
     assert response.status_code == 422
     assert "<html" not in response.content.decode()
@@ -682,8 +761,9 @@ def test_impossible_match_totals_are_refused(director_client, bare_match):
 
 
 def test_match_totals_of_a_match_with_games_are_refused(director_client, game):
+    seen = match_token_now(match_id=game.match.pk)
     response = director_client.post(
-        match_totals_url(game.match), {"total_home": 20, "total_away": 2}
+        match_totals_url(game.match), {"total_home": 20, "total_away": 2, "seen": seen}
     )
     assert response.status_code == 422
     assert "This match has games" in response.content.decode()
@@ -704,8 +784,12 @@ def test_match_totals_need_a_director(client, bare_match):
 
 def test_competition_page_reflects_a_saved_round(director_client, client, game, competition):
     play(game, ("kap", "a"), ("kap", "a"), ("kap", "a"))
-    director_client.post(url("game_sheet", game), {"result": "kap", "side": "b"})
-    director_client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+    director_client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "b"}
+    )
+    director_client.post(
+        url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+    )
     services.standings_rebuild(competition_id=competition.pk)
     standings = Standing.objects.filter(competition=competition).order_by("rank")
     assert [str(s.entry) for s in standings] == ["Kampoe", "Toppers"]
@@ -717,7 +801,9 @@ def test_saving_a_round_queues_the_standings_refresh(
     director_client, game, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks() as callbacks:
-        director_client.post(url("game_sheet", game), {"result": "kap", "side": "a"})
+        director_client.post(
+            url("game_sheet", game), {"number": next_round(game.pk), "result": "kap", "side": "a"}
+        )
     assert len(callbacks) == 1
 
 
@@ -761,7 +847,9 @@ def test_game_sheet_queries_do_not_grow(director_client, game, django_assert_max
 
 def test_a_stale_correction_does_not_overwrite_a_newer_one(client, game):
     client.force_login(league_staff())
-    rnd = services.round_record(game_id=game.pk, result="gewone_winst", side="a")
+    rnd = services.round_record(
+        game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
+    )
     edit = reverse(
         "round_edit",
         kwargs={
@@ -776,6 +864,6 @@ def test_a_stale_correction_does_not_overwrite_a_newer_one(client, game):
     assert client.post(edit, first).status_code == 302
     response = client.post(edit, second)  # the other tab, opened before the first change
     assert response.status_code == 422
-    assert "corrected meanwhile" in response.content.decode()
+    assert "changed meanwhile" in response.content.decode()
     rnd.refresh_from_db()
     assert (rnd.result, rnd.side) == ("kap", "a")

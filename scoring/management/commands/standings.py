@@ -37,7 +37,11 @@ class Command(BaseCommand):
             raise CommandError(f"No competition with slug “{options['slug']}”.") from None
         if options["refresh"]:
             standings_rebuild(competition_id=competition.pk)
+            competition.refresh_from_db(fields=["standings_stale_since"])
         standings = list(selectors.competition_standings(competition=competition))
+        if competition.standings_stale_since is not None:
+            # stderr: a script reading the csv/json on stdout still gets clean data.
+            self.stderr.write(self._stale_note(competition))
         rows = [
             [getattr(row, column) for column in COLUMNS if column != "entry"] for row in standings
         ]
@@ -56,6 +60,17 @@ class Command(BaseCommand):
             self.stdout.write(buffer.getvalue(), ending="")
         else:
             self.stdout.write(self._table(competition, standings, keyed))
+
+    def _stale_note(self, competition: Competition) -> str:
+        as_of = selectors.competition_standings_as_of(competition=competition)
+        if as_of is None:
+            when = "never computed yet"
+        else:
+            when = f"last computed at {timezone.localtime(as_of):%Y-%m-%d %H:%M:%S %Z}".rstrip()
+        return (
+            f"Standings are being updated ({when}): results saved since then are not in this "
+            "table yet. Run with --refresh to rebuild them now."
+        )
 
     def _table(self, competition: Competition, standings: list[Any], keyed: list[dict]) -> str:
         header = [column.replace("_", " ") for column in COLUMNS]

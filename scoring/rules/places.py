@@ -1,0 +1,179 @@
+"""Who plays where on a matchday: one place an entry, one game a pairs match, one table a
+koppel at a time (issue 6 "One pairing, one result").
+
+RULES.md covers the play of a game, not the schedule; DESIGN.md "How the real game is
+organised" does: a match is two entries meeting on a matchday, a pairs match is one game
+between its two koppels, and in a club match "every sitting each home koppel plays one away
+koppel". So:
+
+- an entry plays at most once a matchday: in one match, home or away, or it has the bye;
+- the entries of a matchday's matches and byes are entries of its competition;
+- a match of a pairs competition has one game, played by the match's two koppels;
+- a koppel plays one game at a time: at one table in each sitting of a matchday.
+
+Entries and koppels are any hashable ids (database ids, or keys in the interchange format):
+the violations hold them as given and the edges name them. The `*_violations` functions list
+every violation of stored data (`manage.py check_results`); the `*_check` functions raise the
+first one, before a write. The database's triggers (migrations tournaments/0004 and
+scoring/0003) raise the same codes, without the params, as the backstop for every other path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Iterator, Sequence
+from typing import TypeVar
+
+from scoring.rules.errors import RuleViolation
+
+K = TypeVar("K", bound=Hashable)
+
+
+def matchday_places_violations(
+    matches: Sequence[tuple[K, K]],
+    byes: Sequence[K] = (),
+    *,
+    entries: Collection[K] | None = None,
+) -> Iterator[RuleViolation]:
+    """Every entry on a matchday that is in more than one place, or not an entry at all.
+
+    `matches` are the matchday's (home, away) pairs and `byes` the entries with the bye, in
+    the order they were made (a new match last): a violation is reported at the later place.
+    `entries`, when given, are the competition's entries.
+
+    Yields RuleViolation:
+    - `entry_other_competition` (params entry; match: (home, away), or None for a bye;
+      index): an entry not in `entries`;
+    - `match_same_entry` (params entry, index): an entry playing itself;
+    - `entry_twice_on_matchday` (params entry; first and second: its two places, each a
+      (home, away) pair or None for the bye; index): an entry met a second (third, …) time.
+
+    `index` is the position of the place reported in `matches`, or in `byes` when that
+    place is a bye (`match` / `second` None).
+    """
+    seen: dict[K, tuple[K, K] | None] = {}
+    places: list[tuple[int, tuple[K, K] | None, tuple[K, ...]]] = [
+        (index, (home, away), (home, away)) for index, (home, away) in enumerate(matches)
+    ]
+    places += [(index, None, (entry,)) for index, entry in enumerate(byes)]
+    for index, match, playing in places:
+        if entries is not None:
+            for entry in playing:
+                if entry not in entries:
+                    yield RuleViolation(
+                        "entry_other_competition", entry=entry, match=match, index=index
+                    )
+        if match is not None and match[0] == match[1]:
+            yield RuleViolation("match_same_entry", entry=match[0], index=index)
+            playing = (match[0],)
+        for entry in playing:
+            if entry in seen:
+                yield RuleViolation(
+                    "entry_twice_on_matchday",
+                    entry=entry,
+                    first=seen[entry],
+                    second=match,
+                    index=index,
+                )
+            else:
+                seen[entry] = match
+
+
+def found_at_bye(violation: RuleViolation) -> bool:
+    """Whether a `matchday_places_violations` violation was found at a bye: its `index` is
+    then a position in `byes`, else in `matches`."""
+    place = violation.params.get("second", violation.params.get("match", ()))
+    return place is None
+
+
+def matchday_places_check(
+    matches: Sequence[tuple[K, K]],
+    byes: Sequence[K] = (),
+    *,
+    entries: Collection[K] | None = None,
+) -> None:
+    """Refuse a matchday where an entry plays twice (a bye included) or is not an entry.
+
+    Arguments as `matchday_places_violations`. Raises its first RuleViolation:
+    `entry_other_competition`, `match_same_entry` or `entry_twice_on_matchday`.
+    """
+    for violation in matchday_places_violations(matches, byes, entries=entries):
+        raise violation
+
+
+def pairs_match_games_violations(
+    home: K, away: K, games: Sequence[tuple[K, K]], *, complete: bool = False
+) -> Iterator[RuleViolation]:
+    """Every way the games of one pairs-competition match break "one game, its two koppels".
+
+    `home` and `away` are the match's koppels; `games` the (koppel A, koppel B) of each of
+    its games, a new one last. Koppel A may be either of the two. With `complete` (the
+    stored games, nothing being added) a match without any game is reported too; a caller
+    leaves out matches that need no game (reported totals, forfeits).
+
+    Yields RuleViolation:
+    - `game_same_koppel` (param index): a koppel playing itself;
+    - `game_koppels_not_of_match` (params koppel, home, away, index): a koppel of another
+      match;
+    - `pairs_match_one_game` (params games: how many, index: the second game);
+    - `pairs_match_no_game` (with `complete`, no params).
+
+    `index` is the game's position in `games`.
+    """
+    for index, (koppel_a, koppel_b) in enumerate(games):
+        if koppel_a == koppel_b:
+            yield RuleViolation("game_same_koppel", index=index)
+        for koppel in (koppel_a, koppel_b):
+            if koppel not in (home, away):
+                yield RuleViolation(
+                    "game_koppels_not_of_match", koppel=koppel, home=home, away=away, index=index
+                )
+                break
+    if len(games) > 1:
+        yield RuleViolation("pairs_match_one_game", games=len(games), index=1)
+    if complete and not games:
+        yield RuleViolation("pairs_match_no_game")
+
+
+def pairs_match_games_check(home: K, away: K, games: Sequence[tuple[K, K]]) -> None:
+    """Refuse a pairs-competition match with a second game, or a game of other koppels.
+
+    Arguments as `pairs_match_games_violations`. Raises its first RuleViolation:
+    `game_same_koppel`, `game_koppels_not_of_match` or `pairs_match_one_game`.
+    """
+    for violation in pairs_match_games_violations(home, away, games):
+        raise violation
+
+
+def sitting_koppels_violations(games: Sequence[tuple[int, K, K]]) -> Iterator[RuleViolation]:
+    """Every koppel at more than one table in a sitting of a matchday.
+
+    `games` are (sitting, koppel A, koppel B) of every game of one matchday, over all its
+    matches, a new one last.
+
+    Yields RuleViolation:
+    - `game_same_koppel` (param index): a koppel playing itself;
+    - `koppel_twice_in_sitting` (params koppel, sitting, index): a koppel met a second
+      time in the sitting.
+
+    `index` is the game's position in `games`.
+    """
+    seated: set[tuple[int, K]] = set()
+    for index, (sitting, koppel_a, koppel_b) in enumerate(games):
+        if koppel_a == koppel_b:
+            yield RuleViolation("game_same_koppel", index=index)
+        for koppel in dict.fromkeys((koppel_a, koppel_b)):
+            if (sitting, koppel) in seated:
+                yield RuleViolation(
+                    "koppel_twice_in_sitting", koppel=koppel, sitting=sitting, index=index
+                )
+            seated.add((sitting, koppel))
+
+
+def sitting_koppels_check(games: Sequence[tuple[int, K, K]]) -> None:
+    """Refuse a matchday where a koppel would sit at two tables in one sitting.
+
+    Arguments as `sitting_koppels_violations`. Raises its first RuleViolation:
+    `game_same_koppel` or `koppel_twice_in_sitting`.
+    """
+    for violation in sitting_koppels_violations(games):
+        raise violation

@@ -1,0 +1,186 @@
+"""What the admin pages share about results (issue 6, "admin side doors").
+
+A league admin must not move or lose a result through the admin. So, for the rows that hold
+one (`scoring.selectors.result_holders`, or what a model admin says instead):
+
+- no delete: not on the row's page, not with "delete selected" on the list;
+- the fields that would move the result are read-only (`locked_fields`);
+- every save and delete queues a standings refresh for each competition it touched, before
+  and after (`scoring.services.standings_refresh_on_commit`);
+- a refusal by the database's own checks (`troefclub:<code>`, worded by
+  `scoring.messages.integrity_message`) or by a service (`RuleViolation`) during the save
+  rolls the save back and shows the form again with the message, never a server error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.db import IntegrityError, transaction
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from scoring.messages import integrity_message, rule_message
+from scoring.rules import RuleViolation
+from scoring.selectors import result_holders
+from scoring.services import standings_refresh_on_commit
+
+# Where a refusal of the first try of a save waits for the form's second showing.
+_REFUSAL = "_troefclub_admin_refusal"
+# How many of the refused rows a message names.
+NAMED_ROWS = 5
+
+
+def rows_named(rows: Sequence[object]) -> str:
+    """The first `NAMED_ROWS` rows by name, "…" when there are more."""
+    names = [str(row) for row in rows[:NAMED_ROWS]]
+    if len(rows) > NAMED_ROWS:
+        names.append("…")
+    return "; ".join(names)
+
+
+@admin.action(permissions=["delete"], description=_("Delete selected %(verbose_name_plural)s"))
+def delete_selected_without_results(
+    modeladmin: ResultGuardAdmin, request: HttpRequest, queryset: QuerySet[Any]
+) -> HttpResponse | None:
+    """Django's "delete selected", refused as a whole when one of the rows is locked."""
+    locked = list(modeladmin.locked_rows(queryset)[: NAMED_ROWS + 1])
+    if locked:
+        modeladmin.message_user(
+            request,
+            modeladmin.locked_message % {"rows": rows_named(locked)},
+            messages.ERROR,
+        )
+        return None
+    return delete_selected(modeladmin, request, queryset)
+
+
+def _refused_form(form_class: type[forms.ModelForm], message: str) -> type[forms.ModelForm]:
+    """`form_class`, made invalid by `message` (a non-field error): it shows, saves nothing."""
+
+    class RefusedForm(form_class):  # type: ignore[valid-type,misc]
+        def clean(self) -> dict[str, Any]:
+            super().clean()
+            raise forms.ValidationError(message, code="refused")
+
+    RefusedForm.__name__ = form_class.__name__
+    return RefusedForm
+
+
+def refusal_message(exc: Exception) -> str | None:
+    """Words for a refusal raised while saving (a RuleViolation or one of the database's
+    own checks), or None for any other error."""
+    if isinstance(exc, RuleViolation):
+        return rule_message(exc)
+    return integrity_message(exc)
+
+
+class ResultGuardAdmin(admin.ModelAdmin):
+    """A model admin for rows that can hold a result; see the module's docstring.
+
+    Subclasses set `competition_lookup` (the lookup from a row to its competition's id),
+    `locked_fields`, and override `locked_rows` when "locked" means more or other than
+    holding a result, `fixed_fields` when some fields are fixed earlier.
+    """
+
+    competition_lookup = "competition_id"
+    locked_fields: Sequence[str] = ()
+    locked_message = _(
+        "Nothing was deleted: %(rows)s hold a result. Results are undone on the director's "
+        "pages (score sheet, match page) first."
+    )
+    # False when the subclass queues its refreshes itself (only for what moves the table).
+    refreshes_standings = True
+
+    def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
+        """The rows of `rows` that can't be deleted and whose `locked_fields` are fixed."""
+        return result_holders(rows)
+
+    def is_locked(self, obj: Model | None) -> bool:
+        if obj is None or obj.pk is None:
+            return False
+        return self.locked_rows(self.model._default_manager.filter(pk=obj.pk)).exists()
+
+    def fixed_fields(self, obj: Any) -> Sequence[str]:
+        """The fields of `obj` that can't change any more: `locked_fields` once it is locked."""
+        return self.locked_fields if self.locked_fields and self.is_locked(obj) else ()
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        readonly = list(super().get_readonly_fields(request, obj))
+        return readonly + [name for name in self.fixed_fields(obj) if name not in readonly]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if self.is_locked(obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions: dict[str, Any] = dict(super().get_actions(request))
+        if "delete_selected" in actions:
+            _func, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_without_results, name, description)
+        return actions
+
+    # ------------------------------------------------------------ standings refresh
+
+    def competitions_of(self, rows: QuerySet[Any]) -> set[int]:
+        """The ids of the competitions `rows` belong to."""
+        return set(rows.values_list(self.competition_lookup, flat=True))
+
+    def _refresh(self, competition_ids: set[int]) -> None:
+        if not self.refreshes_standings:
+            return
+        for competition_id in sorted(competition_ids):
+            standings_refresh_on_commit(competition_id)
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        rows = self.model._default_manager.filter(pk=obj.pk)
+        before = self.competitions_of(rows) if change else set()
+        super().save_model(request, obj, form, change)
+        # A row moved to another competition changes both tables.
+        self._refresh(before | self.competitions_of(self.model._default_manager.filter(pk=obj.pk)))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with transaction.atomic():
+            touched = self.competitions_of(self.model._default_manager.filter(pk=obj.pk))
+            super().delete_model(request, obj)
+            self._refresh(touched)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        # One transaction: the rows go and the standings are marked stale together.
+        with transaction.atomic():
+            touched = self.competitions_of(queryset)
+            super().delete_queryset(request, queryset)
+            self._refresh(touched)
+
+    # ------------------------------------------------------------ refusals during a save
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except (IntegrityError, RuleViolation) as exc:
+            message = refusal_message(exc)
+            if message is None or request.method != "POST":
+                raise
+        # The first try was rolled back with its transaction (`changeform_view` runs in
+        # one). Show the same form again, made invalid by the refusal, so nothing saves.
+        setattr(request, _REFUSAL, message)
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change, **kwargs)
+        refusal = getattr(request, _REFUSAL, None)
+        return form if refusal is None else _refused_form(form, refusal)
