@@ -9,13 +9,17 @@ corrected. Game and Round keep their audit trail (`SimpleHistoryAdmin`, "History
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
-from django.contrib import admin
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext, ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.messages import rule_message
@@ -26,7 +30,7 @@ from scoring.rules import (
     sitting_koppels_violations,
 )
 from scoring.selectors import game_setup_check
-from tournaments.admin_guards import ResultGuardAdmin
+from tournaments.admin_guards import NAMED_ROWS, ResultGuardAdmin, rows_named
 from tournaments.admin_input import AdminInputMixin
 from tournaments.models import Competition, Match, Team
 
@@ -136,20 +140,6 @@ DERIVED_GAME_FIELDS = [
 ]
 
 
-ROUND_FIELDS = (
-    "number",
-    "result",
-    "side",
-    "caller",
-    "tricks_a",
-    "tricks_b",
-    "points_a",
-    "points_b",
-    "recorded_at",
-    "recorded_by",
-)
-
-
 def score_sheet_link(game: Game) -> str:
     if game.pk is None:
         return "—"
@@ -160,28 +150,28 @@ def score_sheet_link(game: Game) -> str:
     return format_html('<a href="{}">{}</a>', url, _("open the score sheet"))
 
 
-class RoundInline(AdminInputMixin, admin.TabularInline):
-    """The game's rounds, read-only: they change only through the score sheet."""
+def rounds_link(game: Game) -> str:
+    """How many rounds `game` has, linked to the (paginated) round list of the game: the
+    game's page lists none inline, so a game with hundreds of rounds still loads."""
+    if game.pk is None:
+        return "—"
+    count = game.rounds.count()
+    url = reverse("admin:scoring_round_changelist") + "?" + urlencode({"game__id__exact": game.pk})
+    text = ngettext("%(count)d round", "%(count)d rounds", count) % {"count": count}
+    return format_html('<a href="{}">{}</a>', url, text)
 
-    model = Round
-    extra = 0
-    fields = ROUND_FIELDS
-    readonly_fields = ROUND_FIELDS
-    ordering = ["number"]
-    can_delete = False
-    verbose_name_plural = _("rounds (read-only: correct them on the score sheet)")
 
-    def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).select_related("caller", "recorded_by")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+# The match itself is removed (with its empty game, `match_delete`) on the director's
+# matchday page: its game's PROTECT keeps the admin from deleting a match with a game.
+PAIRS_GAME_KEPT = ngettext_lazy(
+    "Nothing was deleted: %(rows)s is the game of a pairs match, and a pairs match has "
+    "exactly one game. To take the pairing off the schedule, delete the match instead "
+    "(✕ on the director's matchday page).",
+    "Nothing was deleted: %(rows)s are the games of pairs matches, and a pairs match has "
+    "exactly one game. To take the pairings off the schedule, delete the matches instead "
+    "(✕ on the director's matchday page).",
+    "count",
+)
 
 
 @admin.register(Game)
@@ -189,7 +179,10 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
     """Games: who plays where. Once a game holds a result (rounds, totals, or over) its
     place, koppels and seats are fixed and it can't be deleted; every save or delete
     refreshes its competition's table (a game added or gone changes whether its match is
-    complete)."""
+    complete). The game of a pairs match is never deleted here (`PAIRS_GAME_KEPT`): the
+    match would be left without its one game; it goes with its match (`match_delete`,
+    on the director's matchday page). Rounds are not
+    listed inline (a game may hold up to `MAX_ROUNDS_PER_GAME`): `rounds` links to them."""
 
     form = GameAdminForm
     competition_lookup = "match__matchday__competition_id"
@@ -242,8 +235,7 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
         "team_b__player_2__name",
     ]
     autocomplete_fields = ["match", "team_a", "team_b", "seat_1", "seat_2", "seat_3", "seat_4"]
-    readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet"]
-    inlines = [RoundInline]
+    readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet", "rounds"]
 
     fieldsets = [
         (None, {"fields": ["match", "sitting", "table", "team_a", "team_b", "a_is_home"]}),
@@ -257,6 +249,7 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
                 "description": RESULTS_READ_ONLY,
                 "fields": [
                     "score_sheet",
+                    "rounds",
                     "status",
                     ("score_a", "score_b"),
                     ("kaps_a", "kaps_b"),
@@ -276,8 +269,62 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
     def score_sheet(self, game: Game) -> str:
         return score_sheet_link(game)
 
+    @admin.display(description=_("rounds (read-only: correct them on the score sheet)"))
+    def rounds(self, game: Game) -> str:
+        return rounds_link(game)
+
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).select_related("match__matchday__competition")
+
+    # ------------------------------------------------------------ a pairs match's game stays
+
+    @staticmethod
+    def pairs_games(rows: QuerySet[Game]) -> QuerySet[Game]:
+        """The games of `rows` that are the one game of a pairs match."""
+        return rows.filter(match__matchday__competition__kind=Competition.Kind.PAIRS)
+
+    def delete_refusal(self, rows: QuerySet[Any]) -> str | None:
+        # Not through `has_delete_permission`: deleting the match must still take its game
+        # (Django asks every related row's admin before a cascade).
+        refusal = super().delete_refusal(rows)  # a result is the first reason to keep a game
+        if refusal is not None:
+            return refusal
+        pairs = self.pairs_games(rows)
+        named = list(pairs[: NAMED_ROWS + 1])
+        if not named:
+            return None
+        count = len(named) if len(named) <= NAMED_ROWS else pairs.count()
+        return str(PAIRS_GAME_KEPT % {"rows": rows_named(named), "count": count})
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        if self.pairs_games(Game.objects.filter(pk=_pk_or_none(object_id))).exists():
+            extra_context = {**(extra_context or {}), "show_delete": False}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        rows = Game.objects.filter(pk=_pk_or_none(object_id))
+        # A game holding a result is refused by `has_delete_permission` (403), as elsewhere.
+        if self.pairs_games(rows).exists() and not self.locked_rows(rows).exists():
+            refusal = self.delete_refusal(rows)
+            self.message_user(request, refusal or "", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:scoring_game_change", args=[rows.get().pk]))
+        return super().delete_view(request, object_id, extra_context)
+
+
+def _pk_or_none(object_id: str) -> int | None:
+    """The game id in an admin URL, or None when it is not a number (Django then says 404)."""
+    try:
+        return int(unquote(object_id))
+    except ValueError:
+        return None
 
 
 @admin.register(Round)

@@ -142,6 +142,10 @@ def _messages() -> dict[str, str]:
         "game_has_rounds": _(
             "This game has rounds; its totals come from them and cannot be entered."
         ),
+        "game_too_many_rounds": _(
+            "A game holds at most %(limit)s rounds (redeals included); this one would have "
+            "%(rounds)s. Check the sheet: a game to 20 is over in far fewer."
+        ),
         "match_has_games": _(
             "This match has games; its totals come from them and cannot be entered."
         ),
@@ -238,6 +242,10 @@ def _messages() -> dict[str, str]:
             "this season."
         ),
         "koppel_twice": _("A koppel can take only one place in a match."),
+        "lineup_empty": _(
+            "Nobody is chosen for either side. Choose the koppels of at least one side, or "
+            "set a forfeit on the form below."
+        ),
         "late_not_allowed": _("This competition does not let a koppel join after the start."),
         "late_too_late": _(
             "%(koppel)s cannot join at sitting %(sitting)s: the last sitting to join is %(until)s."
@@ -280,6 +288,19 @@ def _messages() -> dict[str, str]:
         ),
         "koppel_twice_in_sitting": _(
             "A koppel plays one game at a time: it is at another table in this sitting."
+        ),
+        "game_koppels_share_player": _(
+            "A player is in both koppels: a game's two koppels share no player."
+        ),
+        "seat_player_twice": _(
+            "A player sits at one place: the four seats are four different players."
+        ),
+        "match_entries_share_player": _(
+            "A player is in both entries of this match: a player plays one game at a time."
+        ),
+        "player_twice_on_matchday": _(
+            "A player is in two entries of this matchday's matches: a player plays one game "
+            "at a time."
         ),
         # `manage.py check_results` (scoring.selectors.competition_result_problems).
         "pairs_match_no_game": _(
@@ -329,6 +350,20 @@ def _placed_messages() -> dict[str, str]:
             "%(koppel)s plays at two tables in sitting %(sitting)s: a koppel plays one game "
             "at a time."
         ),
+        "game_koppels_share_player": _(
+            "%(player)s is in both koppels: a game's two koppels share no player."
+        ),
+        "seat_player_twice": _(
+            "%(player)s has two seats (%(first_seat)s and %(seat)s): the four seats "
+            "are four different players."
+        ),
+        "match_entries_share_player": _(
+            "%(player)s is in both entries of %(match)s: a player plays one game at a time."
+        ),
+        "player_twice_on_matchday": _(
+            "%(player)s plays twice on this matchday: in %(first)s and in %(second)s. A "
+            "player plays one game at a time, whichever koppel they play in."
+        ),
     }
 
 
@@ -363,6 +398,7 @@ _CONSTRAINT_CODES = {
     "tournaments_match.matchday_id, tournaments_match.home_id": "entry_twice_on_matchday",
     "tournaments_match.matchday_id, tournaments_match.away_id": "entry_twice_on_matchday",
     "tournaments_bye.matchday_id, tournaments_bye.entry_id": "entry_twice_on_matchday",
+    "game_distinct_players": "seat_player_twice",
 }
 
 
@@ -415,7 +451,7 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
     # Without the params that say who and where (a trigger's error), the plain words.
     if placed is not None and set(re.findall(r"%\((\w+)\)", placed)) <= params.keys():
         template = placed
-        for key in ("first", "second"):
+        for key in ("first", "second", "match"):
             if key in params:
                 params[key] = _place_words(params[key])
     text = (

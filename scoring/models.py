@@ -17,6 +17,25 @@ from scoring.rules import Result, Side
 from tournaments.models import Competition, Entry, Match, Player, Team
 
 
+def _seats_differ(first: str, second: str) -> Q:
+    """Seat `first` and `second` differ, or one is empty (a NULL compares to nothing)."""
+    return (
+        Q(**{f"{first}__isnull": True})
+        | Q(**{f"{second}__isnull": True})
+        | ~Q(**{first: models.F(second)})
+    )
+
+
+SEATS_DISTINCT = (
+    _seats_differ("seat_1", "seat_2")
+    & _seats_differ("seat_1", "seat_3")
+    & _seats_differ("seat_1", "seat_4")
+    & _seats_differ("seat_2", "seat_3")
+    & _seats_differ("seat_2", "seat_4")
+    & _seats_differ("seat_3", "seat_4")
+)
+
+
 class Game(models.Model):
     """Two koppels at one table in one sitting of a match.
 
@@ -136,6 +155,14 @@ class Game(models.Model):
                 ),
                 name="game_seats_all_or_none",
                 violation_error_message=_("Fill all four seats, or none."),
+            ),
+            # One player, one place (issue 6): the seats hold four different players.
+            models.CheckConstraint(
+                condition=SEATS_DISTINCT,
+                name="game_distinct_players",
+                violation_error_message=_(
+                    "A player sits at one place: the four seats are four different players."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(table__gte=1) & Q(sitting__gte=1),

@@ -31,6 +31,7 @@ from scoring.rules import (
     check_game_totals,
     compute_standings,
     found_at_bye,
+    game_players_check,
     matchday_places_violations,
     pairs_match_games_violations,
     replay,
@@ -804,7 +805,9 @@ def game_setup_check(
     (the rounds depend on them).
 
     Raises RuleViolation: `match_reported_totals`, `game_same_koppel`,
-    `koppel_not_in_match` (param koppel), `seats_incomplete`, `seats_do_not_fit`,
+    `koppel_not_in_match` (param koppel), `game_koppels_share_player` (param player: its
+    name), `seat_player_twice` (params player, first_seat, seat), `seats_incomplete`,
+    `seats_do_not_fit`,
     `game_place_not_in_match` (params table, sitting), `game_has_rounds_setup`.
     """
     if match.total_home is not None:
@@ -834,6 +837,24 @@ def game_setup_check(
     else:
         outsider = team_b if plays_for(team_a, home) or plays_for(team_a, away) else team_a
         raise RuleViolation("koppel_not_in_match", koppel=str(outsider))
+
+    # One player, one place (issue 6): named, so the message says who.
+    named_players = {
+        player.pk: str(player)
+        for player in (team_a.player_1, team_a.player_2, team_b.player_1, team_b.player_2)
+    }
+    named_players.update((seat.pk, str(seat)) for seat in seats if seat is not None)
+    try:
+        game_players_check(
+            team_a.player_ids,
+            team_b.player_ids,
+            [seat.pk if seat is not None else None for seat in seats],
+        )
+    except RuleViolation as exc:
+        player = exc.params["player"]
+        raise RuleViolation(
+            exc.code, **{**exc.params, "player": named_players.get(player, player)}
+        ) from None
 
     given = [seat for seat in seats if seat is not None]
     if given and len(given) != 4:
@@ -1007,6 +1028,9 @@ def match_sittings(
 # rounds' points, the game's score), milliseconds apart; records that follow one another
 # this closely, by the same user, and only carry what the engine derived are one change.
 _SAME_WRITE = timedelta(seconds=5)
+# The `history_change_reason` of a round deleted by the score sheet's undo button
+# (`services.round_undo`), so its history says "undone" rather than "deleted".
+ROUND_UNDO_REASON = "undo"
 _GAME_DERIVED = frozenset(
     {"score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "confirmed_by"}
 )
@@ -1154,9 +1178,13 @@ def _round_points(a: int, b: int, koppels: tuple[str, str]) -> str:
 
 
 def _round_about(record: Any, koppels: tuple[str, str]) -> str:
-    """ "kap for Noord": the round's result and the koppel it is about."""
+    """ "kap for Noord": the round's result and the koppel it is about; a redeal is about
+    neither koppel, so only its result."""
+    result = RESULT_LABELS.get(record.result, record.result)
+    if record.result == Result.REDEAL:
+        return str(result)
     return _("%(result)s for %(koppel)s") % {
-        "result": RESULT_LABELS.get(record.result, record.result),
+        "result": result,
         "koppel": koppels[0] if record.side == "a" else koppels[1],
     }
 
@@ -1184,10 +1212,11 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
             events.append(_event(record, what, _round_facts(record, names, koppels)))
             continue
         if record.history_type == "-":
-            what = _("Round %(number)s deleted: %(about)s") % {
-                **number,
-                "about": _round_about(record, koppels),
-            }
+            what = (
+                _("Round %(number)s undone: %(about)s")
+                if record.history_change_reason == ROUND_UNDO_REASON
+                else _("Round %(number)s deleted: %(about)s")
+            ) % {**number, "about": _round_about(record, koppels)}
             events.append(_event(record, what, _round_facts(record, names, koppels)))
             continue
         if previous is None:
@@ -1200,7 +1229,7 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
                 _("result %(change)s")
                 % {"change": _arrow(RESULT_LABELS.get(old, old), RESULT_LABELS.get(new, new))}
             )
-        if "side" in changed:
+        if "side" in changed and Result.REDEAL not in changed.get("result", (record.result,)):
             old, new = (koppels[0] if side == "a" else koppels[1] for side in changed["side"])
             details.append(_("koppel %(change)s") % {"change": _arrow(old, new)})
         if "caller" in changed:
@@ -1577,7 +1606,8 @@ def competition_result_problems(*, competition: Competition) -> list[ResultProbl
     The rules are the engine's, checked over what is stored, in a few queries:
 
     - who plays where, each matchday (`scoring.rules.matchday_places_violations`): an entry
-      of another competition, an entry with two places (a bye included);
+      of another competition, an entry with two places (a bye included), a player in two
+      entries of the matchday's matches (both of one match, or two matches);
     - the games (`pairs_match_games_violations`, `sitting_koppels_violations`): a pairs
       match with more than one game, or none while it has no reported totals and no
       forfeit; a game of koppels that are not the pairs match's; a koppel at two tables in
@@ -1633,6 +1663,23 @@ def _named(violation: RuleViolation, names: dict[Any, str], keys: Sequence[str])
     return RuleViolation(violation.code, **params)
 
 
+def koppel_entry_players(ids: Iterable[int]) -> tuple[dict[int, tuple[int, int]], dict[int, str]]:
+    """For the koppel entries among `ids`: entry id -> its two player ids, and player id ->
+    name (the words of `matchday_places_violations`' `players`)."""
+    entries = Entry.objects.filter(pk__in=set(ids), team__isnull=False).select_related(
+        "team__player_1", "team__player_2"
+    )
+    players: dict[int, tuple[int, int]] = {}
+    player_names: dict[int, str] = {}
+    for entry in entries:
+        assert entry.team is not None
+        team = entry.team
+        players[entry.pk] = (team.player_1_id, team.player_2_id)
+        player_names[team.player_1_id] = str(team.player_1)
+        player_names[team.player_2_id] = str(team.player_2)
+    return players, player_names
+
+
 def _places_problems(competition: Competition) -> list[ResultProblem]:
     matches = list(
         Match.objects.filter(matchday__competition=competition)
@@ -1649,6 +1696,9 @@ def _places_problems(competition: Competition) -> list[ResultProblem]:
         competition,
         [*(m.home_id for m in matches), *(m.away_id for m in matches), *(b.entry_id for b in byes)],
     )
+    players, player_names = koppel_entry_players(
+        [i for m in matches for i in (m.home_id, m.away_id)]
+    )
     day_matches_of: dict[int, list[Match]] = defaultdict(list)
     day_byes_of: dict[int, list[Bye]] = defaultdict(list)
     for match in matches:
@@ -1662,6 +1712,7 @@ def _places_problems(competition: Competition) -> list[ResultProblem]:
             [(m.home_id, m.away_id) for m in day_matches],
             [b.entry_id for b in day_byes],
             entries=ours,
+            players=players,
         ):
             params = violation.params
             index = params["index"]
@@ -1673,6 +1724,7 @@ def _places_problems(competition: Competition) -> list[ResultProblem]:
             else:
                 place = _match_place(day_matches[index], names)
             named = _named(violation, names, ("entry", "first", "second", "match"))
+            named = _named(named, player_names, ("player",))
             problems.append(ResultProblem(place, named))
     return problems
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial, wraps
 from typing import Any, ParamSpec, TypeVar, cast
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
@@ -37,6 +39,13 @@ from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match
 
 logger = logging.getLogger(__name__)
+
+# A sanity bound, not a game rule (RULES.md has no limit on redeals): a game to 20 has at
+# most about 20 scoring rounds, and 200 leaves ample room for redeals and fixed-round
+# formats. Without it one game of 100,000 redeals (a broken import, a stuck button) made a
+# 61 MB public page and an admin page that never loaded. `game_rounds_load`, `round_record`
+# and the importer refuse more (`game_too_many_rounds`).
+MAX_ROUNDS_PER_GAME = 200
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -198,14 +207,17 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
     The engine replays them in one go and the rounds are saved with one insert; the result
     is exactly as if each had gone through `round_record`.
 
-    Raises RuleViolation: `game_unknown`, `game_has_totals`, `game_has_rounds`, and every
-    violation `round_record` raises, with `round` = the number of the first bad round.
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `game_has_rounds`,
+    `game_too_many_rounds` (params limit, rounds: more than `MAX_ROUNDS_PER_GAME`), and
+    every violation `round_record` raises, with `round` = the number of the first bad round.
     """
     game = _game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_has_totals")
     if game.rounds.exists():
         raise RuleViolation("game_has_rounds")
+    if len(rounds) > MAX_ROUNDS_PER_GAME:
+        raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=len(rounds))
     inputs = []
     for number, record in enumerate(rounds, start=1):
         try:
@@ -282,7 +294,8 @@ def round_record(
 
     Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
     (param number: that round is stored already, exactly like this: a form sent twice),
-    `sheet_changed` (params number, recorded), `result_unknown`, `seats_required`,
+    `sheet_changed` (params number, recorded), `game_too_many_rounds` (params limit, rounds:
+    the game has `MAX_ROUNDS_PER_GAME` already), `result_unknown`, `seats_required`,
     `caller_not_at_table`, and every engine violation for this round (`round` = its number).
     """
     game = _game_locked(game_id)
@@ -300,6 +313,8 @@ def round_record(
         ):
             raise RuleViolation("round_already_recorded", number=expected_number)
         raise RuleViolation("sheet_changed", number=expected_number, recorded=len(rounds))
+    if number > MAX_ROUNDS_PER_GAME:
+        raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=number)
     try:
         new = selectors.round_input(
             game, result=result, side=side, caller_id=caller_id, tricks=tricks
@@ -440,6 +455,8 @@ def round_undo(*, game_id: int, round_id: int, seen: str) -> int:
     doomed = _round_of(rounds, round_id)
     if seen != game_token(game, rounds) or doomed is not rounds[-1]:
         raise RuleViolation("game_changed_meanwhile")
+    # simple-history stores this with the deletion: the history says "undone", not "deleted".
+    doomed._change_reason = selectors.ROUND_UNDO_REASON  # type: ignore[attr-defined]
     _round_remove(game, rounds, doomed)
     return doomed.number
 
@@ -683,3 +700,26 @@ def standings_rebuild(*, competition_id: int) -> int:
             standings_stale_since=None
         )
     return len(standings)
+
+
+def standings_catch_up(*, competition: Competition) -> bool:
+    """The beat sweep's job where there is no beat: the embedded default (Celery eager).
+
+    Rebuilds `competition`'s standings when they have owed a refresh for longer than
+    `settings.STANDINGS_SWEEP_SECONDS` (an inline refresh that failed leaves the mark, and
+    nothing else would clear it until the next result). Called by the standings page;
+    with a broker configured it does nothing, the `standings_refresh_stale` sweep does it.
+    Returns whether it rebuilt; a failing rebuild is logged and the page shows the mark.
+    """
+    since = competition.standings_stale_since
+    if not settings.CELERY_TASK_ALWAYS_EAGER or since is None:
+        return False
+    if timezone.now() - since < timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS):
+        return False
+    try:
+        standings_rebuild(competition_id=competition.pk)
+    except Exception:
+        logger.exception("stale standings of competition %s not rebuilt", competition.pk)
+        return False
+    competition.refresh_from_db(fields=["standings_stale_since"])
+    return True

@@ -202,3 +202,23 @@ def test_two_directors_adding_clashing_matches_at_once_store_one():
         thread.join(timeout=30)
     assert sorted(outcomes) == ["entry_twice_on_matchday", "stored"]
     assert Match.objects.filter(matchday=matchday).count() == 1
+
+
+def test_every_trigger_is_in_the_database_after_migrating():
+    """SQLite drops a table's triggers when a migration rebuilds the table (AddConstraint,
+    AlterField, …): a later migration that forgets to make them again fails here."""
+    from tests.triggers import MIGRATIONS
+
+    vendor = {"postgresql": "POSTGRESQL", "sqlite": "SQLITE"}[connection.vendor]
+    created = [
+        sql for module in MIGRATIONS for sql in getattr(module, vendor) if "CREATE TRIGGER" in sql
+    ]
+    expected = {sql.split("CREATE TRIGGER", 1)[1].split()[0] for sql in created}
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+        else:
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {row[0] for row in cursor.fetchall()}
+    assert len(expected) >= 8
+    assert expected <= present, expected - present

@@ -393,6 +393,27 @@ def test_password_reset_mails_a_working_link_with_email_configured(client, setti
     assert user.check_password(new)
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", LOGIN_PAGES)
+def test_a_password_reset_lifts_the_lockout_of_that_username(client, settings, staff, page):
+    settings.EMAIL_HOST = "smtp.troef.example"
+    staff.email = "leider@troef.example"
+    staff.save()
+    assert fail_until_locked(client, page, staff.username).status_code == 429
+    client.post(reverse("password_reset"), {"email": staff.email})
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", str(mail.outbox[0].body))
+    assert link, mail.outbox[0].body
+    form_page = client.get(link.group(1), follow=True)
+    new = "another-pass-word-456"
+    done = client.post(
+        form_page.redirect_chain[-1][0], {"new_password1": new, "new_password2": new}, follow=True
+    )
+    assert "You can log in with it now." in done.content.decode()
+    response = post_login(client, page, staff.username, new)
+    assert response.status_code == 302, "the page said: log in with it now"
+    assert client.session["_auth_user_id"] == str(staff.pk)
+
+
 # ---------------------------------------------------------------- assigning directors
 
 

@@ -35,10 +35,10 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, ngettext_lazy
 
 from scoring.messages import rule_message
-from scoring.rules import RuleViolation, matchday_places_violations
+from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
 from scoring.selectors import entries_on_schedule
 from scoring.services import competition_games_rescore, standings_refresh_on_commit
 from scoring.tokens import deductions_token
@@ -171,8 +171,10 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
     form = CompetitionAdminForm
     competition_lookup = "pk"
     refreshes_standings = False  # `save_model` and `save_formset` say when
-    locked_message = _(
-        "Nothing was deleted: %(rows)s have played matchdays. A competition with results stays."
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: %(rows)s has played matchdays. A competition with results stays.",
+        "Nothing was deleted: %(rows)s have played matchdays. A competition with results stays.",
+        "count",
     )
     list_display = [
         "name",
@@ -281,7 +283,9 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """`directors` is read-only without `tournaments.assign_directors`: changing a
-        competition's rules must not let a staff user make themselves its director.
+        competition's rules must not let a staff user make themselves its director. `slug`
+        is read-only once the competition has matchdays (`slug_fixed`): every link to it
+        would break.
 
         A read-only field is left out of the admin form (`ModelAdmin.get_form`), so a POST
         that names directors anyway is ignored, on add and on change alike; the history
@@ -290,7 +294,21 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
         readonly = list(super().get_readonly_fields(request, obj))
         if not request.user.has_perm("tournaments.assign_directors"):
             readonly.append("directors")
+        if self.slug_fixed(obj):
+            readonly.append("slug")
         return readonly
+
+    def slug_fixed(self, obj: Competition | None) -> bool:
+        """Whether `obj`'s slug can't change any more: it has matchdays, so its pages, score
+        sheets and exports are linked and printed under it."""
+        return obj is not None and obj.pk is not None and obj.matchdays.exists()
+
+    def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> dict[str, Any]:
+        # A read-only slug is not on the form: prepopulating it would fail.
+        fields = dict(super().get_prepopulated_fields(request, obj))
+        if self.slug_fixed(obj):
+            fields.pop("slug", None)
+        return fields
 
     def save_model(self, request: HttpRequest, obj: Competition, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
@@ -298,7 +316,13 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
             # The form already tried the new rules on every game; this stores the new points.
             changed = competition_games_rescore(competition_id=obj.pk)
             self.message_user(
-                request, _("Rules changed: %(count)s games re-scored.") % {"count": changed}
+                request,
+                ngettext(
+                    "Rules changed: %(count)d game re-scored.",
+                    "Rules changed: %(count)d games re-scored.",
+                    changed,
+                )
+                % {"count": changed},
             )
         elif change and any(name in form.changed_data for name in STANDINGS_FIELDS):
             standings_refresh_on_commit(obj.pk)
@@ -325,9 +349,12 @@ class EntryAdmin(AdminInputMixin, ResultGuardAdmin):
     club, and stays. Adding or removing one changes the competition's table."""
 
     locked_fields = ["competition", "team", "club"]
-    locked_message = _(
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: %(rows)s is on the schedule (a match or a bye). Take it off "
+        "the matchdays first.",
         "Nothing was deleted: %(rows)s are on the schedule (a match or a bye). Take them off "
-        "the matchdays first."
+        "the matchdays first.",
+        "count",
     )
     list_display = ["__str__", "competition", "team", "club"]
     list_filter = ["competition"]
@@ -381,9 +408,12 @@ class MatchdayAdmin(AdminInputMixin, ResultGuardAdmin):
     match with a result) also keeps its number and can't be deleted."""
 
     locked_fields = ["competition", "number"]
-    locked_message = _(
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: %(rows)s is played (a match has a result). Results are undone "
+        "on the director's pages first.",
         "Nothing was deleted: %(rows)s are played (a match has a result). Results are undone "
-        "on the director's pages first."
+        "on the director's pages first.",
+        "count",
     )
     list_display = ["__str__", "competition", "number", "date", "match_count"]
     list_filter = ["competition"]
@@ -486,8 +516,23 @@ def _place_refusals(
     else:
         bye_entries.append(fields["entry"])
     entries = set(matchday.competition.entries.all())
+    # A player in two koppel entries plays twice (issue 6); players as themselves, so the
+    # words name them.
+    players = {
+        entry: (entry.team.player_1, entry.team.player_2)
+        for place in places
+        for entry in place
+        if entry.team is not None
+    }
     refusals: dict[str, RuleViolation] = {}
-    for violation in matchday_places_violations(places, bye_entries, entries=entries):
+    for violation in matchday_places_violations(
+        places, bye_entries, entries=entries, players=players
+    ):
+        if "player" in violation.params and "home" in fields:
+            # The form's match is the last place: a player fault found there is the form's.
+            if violation.params["index"] == len(places) - 1 and not found_at_bye(violation):
+                refusals.setdefault("away", violation)
+            continue
         # A fault of the form's entries is the form's, wherever the check reports it (a
         # match is checked before the byes); one of other entries is the stored data's.
         for name, entry in fields.items():
@@ -535,9 +580,12 @@ class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
     form = MatchAdminForm
     competition_lookup = "matchday__competition_id"
     locked_fields = ["matchday", "home", "away"]
-    locked_message = _(
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: %(rows)s has results. Results are undone on the director's "
+        "match page first.",
         "Nothing was deleted: %(rows)s have results. Results are undone on the director's "
-        "match page first."
+        "match page first.",
+        "count",
     )
     list_display = [
         "__str__",
@@ -665,8 +713,10 @@ class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
 
     form = ByeAdminForm
     competition_lookup = "matchday__competition_id"
-    locked_message = _(
-        "Nothing was deleted: the matchdays of %(rows)s are played, so the byes count and stay."
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: the matchday of %(rows)s is played, so the bye counts and stays.",
+        "Nothing was deleted: the matchdays of %(rows)s are played, so the byes count and stay.",
+        "count",
     )
     list_display = ["entry", "matchday", "competition"]
     list_filter = ["matchday__competition"]

@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from scoring.messages import integrity_message, rule_message
 from scoring.rules import RuleViolation
@@ -48,14 +49,11 @@ def rows_named(rows: Sequence[object]) -> str:
 def delete_selected_without_results(
     modeladmin: ResultGuardAdmin, request: HttpRequest, queryset: QuerySet[Any]
 ) -> HttpResponse | None:
-    """Django's "delete selected", refused as a whole when one of the rows is locked."""
-    locked = list(modeladmin.locked_rows(queryset)[: NAMED_ROWS + 1])
-    if locked:
-        modeladmin.message_user(
-            request,
-            modeladmin.locked_message % {"rows": rows_named(locked)},
-            messages.ERROR,
-        )
+    """Django's "delete selected", refused as a whole when one of the rows can't go
+    (`ResultGuardAdmin.delete_refusal`)."""
+    refusal = modeladmin.delete_refusal(queryset)
+    if refusal is not None:
+        modeladmin.message_user(request, refusal, messages.ERROR)
         return None
     return delete_selected(modeladmin, request, queryset)
 
@@ -85,14 +83,19 @@ class ResultGuardAdmin(admin.ModelAdmin):
 
     Subclasses set `competition_lookup` (the lookup from a row to its competition's id),
     `locked_fields`, and override `locked_rows` when "locked" means more or other than
-    holding a result, `fixed_fields` when some fields are fixed earlier.
+    holding a result, `fixed_fields` when some fields are fixed earlier. `locked_message`
+    is an `ngettext_lazy(singular, plural, "count")` taking `rows` (the rows named) and
+    `count` (how many are locked), so one row reads "X holds", several "X; Y hold".
     """
 
     competition_lookup = "competition_id"
     locked_fields: Sequence[str] = ()
-    locked_message = _(
+    locked_message = ngettext_lazy(
+        "Nothing was deleted: %(rows)s holds a result. Results are undone on the director's "
+        "pages (score sheet, match page) first.",
         "Nothing was deleted: %(rows)s hold a result. Results are undone on the director's "
-        "pages (score sheet, match page) first."
+        "pages (score sheet, match page) first.",
+        "count",
     )
     # False when the subclass queues its refreshes itself (only for what moves the table).
     refreshes_standings = True
@@ -100,6 +103,15 @@ class ResultGuardAdmin(admin.ModelAdmin):
     def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
         """The rows of `rows` that can't be deleted and whose `locked_fields` are fixed."""
         return result_holders(rows)
+
+    def delete_refusal(self, rows: QuerySet[Any]) -> str | None:
+        """Why `rows` can't be deleted, in words for the admin (`locked_message`), or None."""
+        locked = self.locked_rows(rows)
+        named = list(locked[: NAMED_ROWS + 1])
+        if not named:
+            return None
+        count = len(named) if len(named) <= NAMED_ROWS else locked.count()
+        return str(self.locked_message % {"rows": rows_named(named), "count": count})
 
     def is_locked(self, obj: Model | None) -> bool:
         if obj is None or obj.pk is None:

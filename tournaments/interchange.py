@@ -95,10 +95,12 @@ from scoring.rules import (
     RuleViolation,
     check_tiebreaks,
     found_at_bye,
+    game_players_check,
     matchday_places_check,
     pairs_match_games_check,
 )
 from scoring.services import (
+    MAX_ROUNDS_PER_GAME,
     RoundRecord,
     game_close,
     game_rounds_load,
@@ -995,16 +997,23 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
 def _check_places(matchday: _Matchday, doc: _Document) -> None:
     """Who plays where on a parsed matchday, by the engine's one check
     (`scoring.rules.matchday_places_check`): an entry of the competition, at most once
-    (home, away or the bye); the place named is the later one. A koppel then sits at one
+    (home, away or the bye), and no player in two entries of its matches (pairs); the place
+    named is the later one. A koppel then sits at one
     table a sitting too: a pairs game is its match's koppels (`_team_side`), a club match
     seats each koppel once a sitting (`_check_club_match_shape`), and a koppel plays for
     one club, which plays one match.
     """
+    # A player in two koppel entries plays twice (issue 6); a club entry's players play
+    # for that club only.
+    players = {}
+    if doc.competition.get("kind") == "pairs":
+        players = {entry: doc.teams[entry][:2] for entry in doc.entries if entry in doc.teams}
     try:
         matchday_places_check(
             [(match.home, match.away) for match in matchday.matches],
             [entry for entry, _reason in matchday.byes],
             entries=set(doc.entries),
+            players=players,
         )
     except RuleViolation as exc:
         place = matchday.place if found_at_bye(exc) else matchday.matches[exc.params["index"]].place
@@ -1179,6 +1188,12 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
     a_is_home = _team_side(place, doc, match, team_a, team_b)
 
     seats = item.array("seats", default=None, nullable=True)
+    # One player, one place (issue 6): two koppels sharing a player, or a player in two
+    # seats, is refused before the seats are matched to the koppels.
+    try:
+        game_players_check(doc.teams[team_a][:2], doc.teams[team_b][:2])
+    except RuleViolation as exc:
+        raise _violation(place, exc) from None
     if seats is not None:
         if len(seats) != 4 or any(not isinstance(s, str) for s in seats):
             raise InterchangeError(place, _("“seats” must be a list of four player keys"))
@@ -1189,6 +1204,10 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
                     _("player “%(player)s” in “seats” is not in “players”")
                     % {"player": _show(seat)},
                 )
+        try:
+            game_players_check((), (), seats)
+        except RuleViolation as exc:
+            raise _violation(place, exc) from None
         for label, team, pair in (
             ("team_a", team_a, {seats[0], seats[2]}),
             ("team_b", team_b, {seats[1], seats[3]}),
@@ -1209,7 +1228,16 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
         if item.has("rounds") and item.value["rounds"]:
             raise InterchangeError(place, _("a game gives either “rounds” or “totals”, not both"))
         totals = _int_pair(place, "totals", item.value["totals"], maximum=SMALL_INT_MAX)
-    for number, raw_round in enumerate(item.array("rounds", default=[]), start=1):
+    raw_rounds = item.array("rounds", default=[])
+    if len(raw_rounds) > MAX_ROUNDS_PER_GAME:
+        # Before reading a single round: a file of 100,000 redeals is refused at once.
+        raise _violation(
+            place,
+            RuleViolation(
+                "game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=len(raw_rounds)
+            ),
+        )
+    for number, raw_round in enumerate(raw_rounds, start=1):
         rounds.append(
             _parse_round(raw_round, _join(place, _("round %(number)s") % {"number": number}), doc)
         )

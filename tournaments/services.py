@@ -132,18 +132,35 @@ def _places_check(
 
     Raises RuleViolation, the entries named: `entry_other_competition` (params entry,
     match), `match_same_entry` (param entry), `entry_twice_on_matchday` (params entry,
-    first, second: the two places, a (home, away) pair or None for the bye).
+    first, second: the two places, a (home, away) pair or None for the bye);
+    `match_entries_share_player` (params player: named, match), `player_twice_on_matchday`
+    (params player: named, first, second) for a player in two koppel entries.
     """
     stored_matches, stored_byes = stored
+    players, player_names = scoring_selectors.koppel_entry_players(
+        [entry for match in [*stored_matches, *matches] for entry in match]
+    )
+
+    def fault(violation: RuleViolation) -> tuple[Any, ...]:
+        return (violation.code, violation.params.get("entry"), violation.params.get("player"))
+
     known = {
-        (violation.code, violation.params.get("entry"))
-        for violation in matchday_places_violations(stored_matches, stored_byes, entries=entry_ids)
+        fault(violation)
+        for violation in matchday_places_violations(
+            stored_matches, stored_byes, entries=entry_ids, players=players
+        )
     }
     for violation in matchday_places_violations(
-        [*stored_matches, *matches], [*stored_byes, *byes], entries=entry_ids
+        [*stored_matches, *matches], [*stored_byes, *byes], entries=entry_ids, players=players
     ):
-        if (violation.code, violation.params.get("entry")) not in known:
-            raise _entries_named(violation)
+        if fault(violation) not in known:
+            named = _entries_named(violation)
+            if "player" in named.params:
+                player = named.params["player"]
+                named = RuleViolation(
+                    named.code, **{**named.params, "player": player_names.get(player, player)}
+                )
+            raise named
 
 
 def _matchday_places(
@@ -623,7 +640,8 @@ def club_match_lineup_set(
 
     Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`,
     `match_has_results`,
-    `lineup_wrong_size` (params side, size), `koppel_not_of_club` (params koppel, club),
+    `lineup_wrong_size` (params side, size), `lineup_empty` (no koppel on either side: set a
+    forfeit instead), `koppel_not_of_club` (params koppel, club),
     `koppel_not_on_squad` (params koppel, players, club), `koppel_twice`,
     `late_not_allowed`, `late_too_late` (params koppel, sitting, until), the movement's
     `movement_late_sitting` / `movement_too_few_koppels` (a late sitting beyond the match's
@@ -669,6 +687,10 @@ def club_match_lineup_set(
                 raise RuleViolation(
                     "koppel_not_of_club", koppel=str(team or team_id), club=str(entry)
                 )
+    if not chosen:
+        # Both sides empty is the form's default ("— nobody —" everywhere), not a decision:
+        # saved, it would forfeit both clubs. A double forfeit is set as a forfeit.
+        raise RuleViolation("lineup_empty")
     if competition.squads_required:
         _lineup_on_squads(competition, match, home_teams, away_teams, teams)
     until = competition.late_koppel_until_sitting

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from scoring import selectors
+from scoring import selectors, services
 from scoring.forms import MatchTotalsForm
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
@@ -144,6 +144,7 @@ def capped_text(movement: selectors.MatchMovement) -> str:
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
+    services.standings_catch_up(competition=competition)
     inputs = selectors.competition_standings_inputs(competition=competition)
     tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
     table = StandingTable(

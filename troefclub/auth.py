@@ -14,8 +14,10 @@ from datetime import timedelta
 from functools import wraps
 from typing import Any
 
+from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import SetPasswordForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -95,3 +97,16 @@ class LoginView(auth_views.LoginView):
         context = super().get_context_data(**kwargs)
         context["password_reset_available"] = password_reset_available()
         return context
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's "choose a new password" page from the mailed link, which also lifts an axes
+    lockout of that username (from every address), as ``manage.py axes_reset_username``
+    would: the page after it says "you can log in with it now", and that must be true
+    right away, not only after ``AXES_COOLOFF_MINUTES``.
+    """
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        axes_reset(username=form.user.get_username())
+        return response

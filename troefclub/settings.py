@@ -436,11 +436,16 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {
+        # A refused page is one line, not a traceback (troefclub/logs.py).
+        "quiet_403": {"()": "troefclub.logs.PermissionDeniedWithoutTraceback"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.request": {"filters": ["quiet_403"]},
     },
 }

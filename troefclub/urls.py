@@ -1,15 +1,16 @@
 """Project URLs: the admin, the account pages, and the public pages of ``tournaments``.
 
-The account pages are ``django.contrib.auth.urls`` with two changes: the login page knows
-whether a password reset is possible, and the password-reset pages answer 404 while no
-e-mail is configured (``troefclub.auth.needs_email``).
+The account pages are ``django.contrib.auth.urls`` with three changes: the login page knows
+whether a password reset is possible, the password-reset pages answer 404 while no
+e-mail is configured (``troefclub.auth.needs_email``), and a password reset lifts a
+lockout of that username (``troefclub.auth.PasswordResetConfirmView``).
 """
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from troefclub.auth import LoginView, needs_email
+from troefclub.auth import LoginView, PasswordResetConfirmView, needs_email
 from troefclub.forms import AdminLoginForm, LoginForm
 
 account_urls = [
@@ -33,7 +34,7 @@ account_urls = [
     ),
     path(
         "reset/<uidb64>/<token>/",
-        needs_email(auth_views.PasswordResetConfirmView.as_view()),
+        needs_email(PasswordResetConfirmView.as_view()),
         name="password_reset_confirm",
     ),
     path(

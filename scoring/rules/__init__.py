@@ -10,6 +10,8 @@ from scoring.rules.errors import RuleViolation
 from scoring.rules.game import GameState, Replay, Step, replay
 from scoring.rules.places import (
     found_at_bye,
+    game_players_check,
+    game_players_violations,
     matchday_places_check,
     matchday_places_violations,
     pairs_match_games_check,
@@ -64,6 +66,8 @@ __all__ = [
     "check_tricks",
     "compute_standings",
     "found_at_bye",
+    "game_players_check",
+    "game_players_violations",
     "matchday_places_check",
     "matchday_places_violations",
     "next_seat",

@@ -9,7 +9,10 @@ koppel". So:
 - an entry plays at most once a matchday: in one match, home or away, or it has the bye;
 - the entries of a matchday's matches and byes are entries of its competition;
 - a match of a pairs competition has one game, played by the match's two koppels;
-- a koppel plays one game at a time: at one table in each sitting of a matchday.
+- a koppel plays one game at a time: at one table in each sitting of a matchday;
+- a player plays one game at a time too, through any koppel: a game's two koppels share no
+  player and its four seats are four players; the koppels of a matchday's matches share no
+  player (`players`), so a player is not at two tables of a pairs matchday.
 
 Entries and koppels are any hashable ids (database ids, or keys in the interchange format):
 the violations hold them as given and the edges name them. The `*_violations` functions list
@@ -20,12 +23,13 @@ scoring/0003) raise the same codes, without the params, as the backstop for ever
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Iterator, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from typing import TypeVar
 
 from scoring.rules.errors import RuleViolation
 
 K = TypeVar("K", bound=Hashable)
+P = TypeVar("P", bound=Hashable)
 
 
 def matchday_places_violations(
@@ -33,24 +37,33 @@ def matchday_places_violations(
     byes: Sequence[K] = (),
     *,
     entries: Collection[K] | None = None,
+    players: Mapping[K, Collection[Hashable]] | None = None,
 ) -> Iterator[RuleViolation]:
     """Every entry on a matchday that is in more than one place, or not an entry at all.
 
     `matches` are the matchday's (home, away) pairs and `byes` the entries with the bye, in
     the order they were made (a new match last): a violation is reported at the later place.
-    `entries`, when given, are the competition's entries.
+    `entries`, when given, are the competition's entries; `players`, when given, the players
+    of each koppel entry (a club entry is left out: a player plays for one club). A player
+    in two entries of the matchday's matches plays twice (two tables in sitting 1 of a
+    pairs matchday); byes are left out of this, as a bye is no game.
 
     Yields RuleViolation:
     - `entry_other_competition` (params entry; match: (home, away), or None for a bye;
       index): an entry not in `entries`;
     - `match_same_entry` (params entry, index): an entry playing itself;
     - `entry_twice_on_matchday` (params entry; first and second: its two places, each a
-      (home, away) pair or None for the bye; index): an entry met a second (third, …) time.
+      (home, away) pair or None for the bye; index): an entry met a second (third, …) time;
+    - `match_entries_share_player` (params player, match: (home, away); index): the two
+      entries of one match share a player;
+    - `player_twice_on_matchday` (params player; first and second: the two matches; index):
+      a player in entries of two matches.
 
     `index` is the position of the place reported in `matches`, or in `byes` when that
     place is a bye (`match` / `second` None).
     """
     seen: dict[K, tuple[K, K] | None] = {}
+    player_seen: dict[Hashable, tuple[K, tuple[K, K]]] = {}
     places: list[tuple[int, tuple[K, K] | None, tuple[K, ...]]] = [
         (index, (home, away), (home, away)) for index, (home, away) in enumerate(matches)
     ]
@@ -76,6 +89,40 @@ def matchday_places_violations(
                 )
             else:
                 seen[entry] = match
+        if players is not None and match is not None and match[0] != match[1]:
+            yield from _players_twice(players, playing, match, index, player_seen)
+
+
+def _players_twice(
+    players: Mapping[K, Collection[Hashable]],
+    playing: tuple[K, ...],
+    match: tuple[K, K],
+    index: int,
+    player_seen: dict[Hashable, tuple[K, tuple[K, K]]],
+) -> Iterator[RuleViolation]:
+    """The players of a match's entries already met at this matchday (`player_seen`: player
+    -> the entry and match it was met in, updated). An entry met twice is the entry's
+    fault (`entry_twice_on_matchday`), not its players'."""
+    for entry in playing:
+        for player in players.get(entry, ()):
+            if player not in player_seen:
+                player_seen[player] = (entry, match)
+                continue
+            other, first = player_seen[player]
+            if other == entry:
+                continue
+            if first == match:
+                yield RuleViolation(
+                    "match_entries_share_player", player=player, match=match, index=index
+                )
+            else:
+                yield RuleViolation(
+                    "player_twice_on_matchday",
+                    player=player,
+                    first=first,
+                    second=match,
+                    index=index,
+                )
 
 
 def found_at_bye(violation: RuleViolation) -> bool:
@@ -90,13 +137,15 @@ def matchday_places_check(
     byes: Sequence[K] = (),
     *,
     entries: Collection[K] | None = None,
+    players: Mapping[K, Collection[Hashable]] | None = None,
 ) -> None:
     """Refuse a matchday where an entry plays twice (a bye included) or is not an entry.
 
     Arguments as `matchday_places_violations`. Raises its first RuleViolation:
-    `entry_other_competition`, `match_same_entry` or `entry_twice_on_matchday`.
+    `entry_other_competition`, `match_same_entry`, `entry_twice_on_matchday`,
+    `match_entries_share_player` or `player_twice_on_matchday`.
     """
-    for violation in matchday_places_violations(matches, byes, entries=entries):
+    for violation in matchday_places_violations(matches, byes, entries=entries, players=players):
         raise violation
 
 
@@ -176,4 +225,44 @@ def sitting_koppels_check(games: Sequence[tuple[int, K, K]]) -> None:
     `game_same_koppel` or `koppel_twice_in_sitting`.
     """
     for violation in sitting_koppels_violations(games):
+        raise violation
+
+
+def game_players_violations(
+    koppel_a: Collection[P], koppel_b: Collection[P], seats: Sequence[P | None] = ()
+) -> Iterator[RuleViolation]:
+    """Every way a game's players break "four players at one table".
+
+    `koppel_a` and `koppel_b` are the players of the game's two koppels; `seats` its seats
+    1–4 clockwise (player or None for an empty seat; empty: no seats recorded). A player
+    sits at one place: the two koppels share no player, and no player has two seats.
+
+    Yields RuleViolation:
+    - `game_koppels_share_player` (param player): a player of both koppels;
+    - `seat_player_twice` (params player, first_seat, seat: the two seat numbers, 1–4): a
+      player in two seats.
+    """
+    for player in [player for player in koppel_a if player in koppel_b]:
+        yield RuleViolation("game_koppels_share_player", player=player)
+    first_seat: dict[P, int] = {}
+    for number, seated in enumerate(seats, start=1):
+        if seated is None:
+            continue
+        if seated in first_seat:
+            yield RuleViolation(
+                "seat_player_twice", player=seated, first_seat=first_seat[seated], seat=number
+            )
+        else:
+            first_seat[seated] = number
+
+
+def game_players_check(
+    koppel_a: Collection[P], koppel_b: Collection[P], seats: Sequence[P | None] = ()
+) -> None:
+    """Refuse a game where a player would sit twice: in both koppels, or in two seats.
+
+    Arguments as `game_players_violations`. Raises its first RuleViolation:
+    `game_koppels_share_player` or `seat_player_twice`.
+    """
+    for violation in game_players_violations(koppel_a, koppel_b, seats):
         raise violation

@@ -15,6 +15,8 @@ import pytest
 from scoring.rules import (
     RuleViolation,
     found_at_bye,
+    game_players_check,
+    game_players_violations,
     matchday_places_check,
     matchday_places_violations,
     pairs_match_games_check,
@@ -248,3 +250,128 @@ def test_sitting_violations_list_each_repeat_once() -> None:
         ("koppel_twice_in_sitting", "k2", 1),
         ("game_same_koppel", None, 2),
     ]
+
+
+# ------------------------------------------------------------ one player, one place
+
+
+KOPPELS = {"sr": ("sharda", "roy"), "ss": ("shanti", "sharda"), "rr": ("roy", "reshma"),
+           "ab": ("anil", "bina")}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("matches", "expected"),
+    [
+        pytest.param([("sr", "ab")], [], id="no-player-shared"),
+        pytest.param(
+            [("sr", "ss")],
+            [
+                RuleViolation(
+                    "match_entries_share_player", player="sharda", match=("sr", "ss"), index=0
+                )
+            ],
+            id="both-entries-of-a-match-share-a-player",
+        ),
+        pytest.param(
+            [("ab", "sr"), ("rr", "ss")],
+            [
+                RuleViolation(
+                    "player_twice_on_matchday",
+                    player="roy",
+                    first=("ab", "sr"),
+                    second=("rr", "ss"),
+                    index=1,
+                ),
+                RuleViolation(
+                    "player_twice_on_matchday",
+                    player="sharda",
+                    first=("ab", "sr"),
+                    second=("rr", "ss"),
+                    index=1,
+                ),
+            ],
+            id="players-of-two-matches",
+        ),
+        pytest.param(
+            [("sr", "ab"), ("sr", "rr")],
+            [
+                RuleViolation(
+                    "entry_twice_on_matchday",
+                    entry="sr",
+                    first=("sr", "ab"),
+                    second=("sr", "rr"),
+                    index=1,
+                ),
+                RuleViolation(
+                    "player_twice_on_matchday",
+                    player="roy",
+                    first=("sr", "ab"),
+                    second=("sr", "rr"),
+                    index=1,
+                ),
+            ],
+            id="an-entry-twice-is-the-entrys-fault-not-its-players",
+        ),
+    ],
+)
+def test_a_player_plays_in_one_entry_of_a_matchdays_matches(
+    matches: Sequence[Pair], expected: list[RuleViolation]
+) -> None:
+    found = list(matchday_places_violations(matches, players=KOPPELS))
+    assert [(v.code, v.params) for v in found] == [(v.code, v.params) for v in expected]
+
+
+def test_a_bye_is_no_game_for_the_players_check() -> None:
+    matchday_places_check([("sr", "ab")], ["ss"], players=KOPPELS)
+
+
+def test_without_players_the_check_is_the_entries_one() -> None:
+    matchday_places_check([("sr", "ss")])
+
+
+@pytest.mark.parametrize(
+    ("koppel_a", "koppel_b", "seats", "expected"),
+    [
+        pytest.param(("p1", "p2"), ("p3", "p4"), ("p1", "p3", "p2", "p4"), [], id="four-players"),
+        pytest.param(("p1", "p2"), ("p3", "p4"), (), [], id="no-seats"),
+        pytest.param(("p1", "p2"), ("p3", "p4"), (None, None, None, None), [], id="empty-seats"),
+        pytest.param(
+            ("p1", "p2"),
+            ("p1", "p3"),
+            (),
+            [("game_koppels_share_player", {"player": "p1"})],
+            id="koppels-share-a-player",
+        ),
+        pytest.param(
+            ("p1", "p2"),
+            ("p2", "p1"),
+            (),
+            [
+                ("game_koppels_share_player", {"player": "p1"}),
+                ("game_koppels_share_player", {"player": "p2"}),
+            ],
+            id="one-koppel-reversed",
+        ),
+        pytest.param(
+            ("p1", "p2"),
+            ("p3", "p4"),
+            ("p1", "p1", "p2", "p3"),
+            [("seat_player_twice", {"player": "p1", "first_seat": 1, "seat": 2})],
+            id="a-player-in-two-seats",
+        ),
+    ],
+)
+def test_a_game_seats_four_different_players(
+    koppel_a: tuple[str, str],
+    koppel_b: tuple[str, str],
+    seats: Sequence[str | None],
+    expected: list[tuple[str, dict[str, Any]]],
+) -> None:
+    found = game_players_violations(koppel_a, koppel_b, seats)
+    assert [(v.code, v.params) for v in found] == expected
+    if expected:
+        with pytest.raises(RuleViolation) as caught:
+            game_players_check(koppel_a, koppel_b, seats)
+        assert caught.value.code == expected[0][0]
+    else:
+        game_players_check(koppel_a, koppel_b, seats)

@@ -34,11 +34,13 @@ from tests.tournaments.test_admin import (
     queued_refreshes,
     refused_delete,
     reported_totals,
+    said,
     save_as_shown,
     settle,
     snapshot,
 )
 from tournaments.models import Bye, Entry, Match, Matchday, Team
+from tournaments.services import match_create, match_delete
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +131,10 @@ def test_a_game_without_a_result_is_deleted_and_its_standings_refreshed(
     admin_client,
     django_capture_on_commit_callbacks,
 ):
-    one, two = GameFactory.create(), GameFactory.create()
+    # Games of a club match: a pairs match's one game goes only with its match (below).
+    match, home, away = club_day()
+    one = Game.objects.create(match=match, table=1, sitting=1, team_a=home[0], team_b=away[0])
+    two = Game.objects.create(match=match, table=2, sitting=1, team_a=home[1], team_b=away[1])
     settle()
 
     with django_capture_on_commit_callbacks() as callbacks:
@@ -333,3 +338,47 @@ def test_a_forfeit_alone_makes_a_matchday_played():
 def test_result_holders_refuses_a_model_without_results():
     with pytest.raises(TypeError):
         selectors.result_holders(Entry.objects.all())
+
+
+def test_the_game_of_an_unplayed_pairs_match_is_kept_delete_the_match_instead(admin_client):
+    # Deleting it left the match without a game: the director pages said "No games yet"
+    # and could not make it again.
+    matchday, entries = pairs_day()
+    match = match_create(matchday_id=matchday.pk, home_id=entries[0].pk, away_id=entries[1].pk)
+    game = match.games.get()
+    change = admin_url(Game, "change", game.pk)
+
+    assert admin_url(Game, "delete", game.pk) not in admin_client.get(change).content.decode()
+    for response in (
+        admin_client.get(admin_url(Game, "delete", game.pk)),
+        admin_client.post(admin_url(Game, "delete", game.pk), {"post": "yes"}),
+    ):
+        assert (response.status_code, response.url) == (302, change)
+        assert "delete the match instead" in said(response)
+    chosen, confirmed = bulk_delete(admin_client, [game])
+    assert "delete the match instead" in said(chosen)
+    assert str(game) in said(chosen)
+    assert confirmed.status_code == 302
+    assert Game.objects.filter(pk=game.pk).exists()
+
+    # The match goes, and its game with it.
+    match_delete(match_id=match.pk)
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_the_game_page_lists_no_rounds_but_links_to_them(admin_client):
+    # 100,000 rounds inline made the page hang; now it names the count and links the list.
+    game, other = GameFactory.create(), GameFactory.create()
+    services.game_rounds_load(
+        game_id=game.pk, rounds=[services.RoundRecord(result="redeal", side="a")] * 150
+    )
+    with_rounds(other)
+
+    page = admin_client.get(admin_url(Game, "change", game.pk)).content.decode()
+
+    assert "inline-group" not in page
+    link = f"{admin_url(Round, 'changelist')}?game__id__exact={game.pk}"
+    assert f'<a href="{link}">150 rounds</a>' in page
+    listed = admin_client.get(link)
+    assert listed.status_code == 200
+    assert listed.context["cl"].result_count == 150

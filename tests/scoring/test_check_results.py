@@ -32,7 +32,7 @@ from tests.factories import (
 )
 from tests.triggers import triggers_dropped
 from tournaments.interchange import competition_import
-from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from tournaments.models import Bye, Competition, Entry, Match, Matchday, Player
 from tournaments.services import match_create
 
 pytestmark = pytest.mark.django_db
@@ -177,8 +177,36 @@ def standings_row_missing() -> tuple[Competition, Expected]:
     return competition, [("standings", "standings_row_missing")]
 
 
+def player_in_two_entries_of_a_matchday() -> tuple[Competition, Expected]:
+    # No trigger covers players (the services, admin and importer check them): a plain
+    # save stores the fault. Sharda is in both koppels of one match; Roy plays two matches.
+    competition, matchday, (other,) = pairs(1)
+    sharda, shanti, roy, reshma = PlayerFactory.create_batch(4)
+
+    def koppel(first: Player, second: Player) -> Entry:
+        team = TeamFactory.create(player_1=first, player_2=second)
+        return TeamEntryFactory.create(competition=competition, team=team)
+
+    sharda_roy, shanti_sharda, roy_reshma = (
+        koppel(sharda, roy),
+        koppel(shanti, sharda),
+        koppel(roy, reshma),
+    )
+    both = Match.objects.create(
+        matchday=matchday, home=sharda_roy, away=shanti_sharda, total_home=20, total_away=4
+    )
+    again = Match.objects.create(
+        matchday=matchday, home=roy_reshma, away=other, total_home=20, total_away=4
+    )
+    return competition, [
+        (at(both), "match_entries_share_player"),
+        (at(again), "player_twice_on_matchday"),
+    ]
+
+
 BUILDERS: list[Callable[[], tuple[Competition, Expected]]] = [
     same_pairing_reversed,
+    player_in_two_entries_of_a_matchday,
     match_and_bye,
     entry_of_another_competition,
     two_games_in_a_pairs_match,

@@ -118,7 +118,8 @@ def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatc
     request = rf.post("/admin/")
     request.user = UserFactory.create(is_staff=True, is_superuser=True)
     model_admin = site._registry[Competition]
-    model_admin.message_user = lambda *args, **kwargs: None  # type: ignore[method-assign]
+    # On the instance for this test only: the registered admin is shared with every test.
+    monkeypatch.setattr(model_admin, "message_user", lambda *args, **kwargs: None)
     queued: list[int] = []
     monkeypatch.setattr(services, "standings_refresh_on_commit", queued.append)
     model_admin.save_model(request, form.save(commit=False), form, change=True)

@@ -43,7 +43,7 @@ def test_the_match_koppels_in_either_order(game):
         ("same_koppel", "game_same_koppel"),
         ("three_seats", "seats_incomplete"),
         ("a_player_in_seat_2", "seats_do_not_fit"),
-        ("same_player_twice", "seats_do_not_fit"),
+        ("same_player_twice", "seat_player_twice"),
     ],
 )
 def test_wrong_setups_are_refused(game, change, code):

@@ -22,6 +22,7 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from scoring import services
@@ -133,6 +134,47 @@ def test_game_history_words_every_change_newest_first_with_the_users_name(client
     assert position(lines, "Round 1 deleted") < position(lines, "Round 2 corrected")
     user_lines = [line for line in lines if "Game created" not in line]
     assert all("Dina Director" in line for line in user_lines)
+
+
+def test_a_redeal_names_no_koppel_and_an_undo_says_undone(client, director):
+    game = GameFactory.create()
+    directed(game.match.matchday.competition, director)
+    with acting(director):
+        record(game, "redeal", "a")
+        last = record(game, "kap", "b")
+        services.round_undo(game_id=game.pk, round_id=last.pk, seen=game_token_now(game_id=game.pk))
+        first = game.rounds.get(number=1)
+        services.round_delete(round_id=first.pk, seen=first.token)
+    client.force_login(director)
+
+    lines = lines_of(client.get(game_url(game)))
+
+    koppel_b = str(game.team_b)
+    added = lines[position(lines, "Round 1 added")]
+    assert "Round 1 added: redeal (no picture)" in added
+    assert " for " not in added.split("·")[0]  # a redeal is about neither koppel
+    assert f"Round 2 undone: kap for {koppel_b}" in lines[position(lines, "Round 2 undone")]
+    assert not any("Round 2 deleted" in line for line in lines)
+    assert "Round 1 deleted: redeal (no picture)" in lines[0]  # the delete button's own word
+
+
+def test_history_times_read_like_the_other_pages_and_the_user_may_wrap(client, director):
+    game = GameFactory.create()
+    directed(game.match.matchday.competition, director)
+    record(game, "kap", "a")  # no user: the longest "who"
+    client.force_login(director)
+
+    page = client.get(game_url(game)).content.decode()
+
+    when = Round.history.get(number=1, history_type="+").history_date
+    shown = timezone.localtime(when).strftime("%-d %b %Y, %H:%M")
+    assert f">{shown}</time>" in page  # "1 Dec 2026, 00:42", as on the score sheet
+    assert "a.m." not in page and "p.m." not in page
+    line = page.partition('class="list-group-item history-line"')[2].split("</li>", 1)[0]
+    assert "no user (an import or a command)" in line
+    # Only the time itself stays on one line; the "who" wraps on a phone.
+    assert line.count("text-nowrap") == 1
+    assert '<time class="text-nowrap"' in line
 
 
 def test_game_history_shows_totals_entered_confirmed_and_cleared(client, director):

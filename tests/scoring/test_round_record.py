@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.messages import rule_message
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
-from scoring.services import round_record
+from scoring.services import MAX_ROUNDS_PER_GAME, RoundRecord, game_rounds_load, round_record
 from tests.seen import next_round
 
 
@@ -340,3 +341,34 @@ def test_a_refused_round_queues_nothing(game, django_capture_on_commit_callbacks
             tricks=(8, 0),
         )
     assert callbacks == []
+
+
+def test_round_record_refuses_a_round_beyond_the_rounds_a_game_can_hold(game):
+    # A sanity bound, not a game rule: without it a sheet took redeals without end.
+    game_rounds_load(
+        game_id=game.pk, rounds=[RoundRecord(result="redeal", side="a")] * MAX_ROUNDS_PER_GAME
+    )
+
+    with pytest.raises(RuleViolation) as caught:
+        round_record(
+            game_id=game.pk,
+            expected_number=MAX_ROUNDS_PER_GAME + 1,
+            result="redeal",
+            side="a",
+        )
+
+    assert caught.value.code == "game_too_many_rounds"
+    assert caught.value.params == {"limit": MAX_ROUNDS_PER_GAME, "rounds": MAX_ROUNDS_PER_GAME + 1}
+    assert Round.objects.filter(game=game).count() == MAX_ROUNDS_PER_GAME
+
+
+def test_game_rounds_load_refuses_more_rounds_than_a_game_can_hold_and_saves_none(game):
+    with pytest.raises(RuleViolation) as caught:
+        game_rounds_load(
+            game_id=game.pk,
+            rounds=[RoundRecord(result="redeal", side="a")] * (MAX_ROUNDS_PER_GAME + 1),
+        )
+
+    assert caught.value.code == "game_too_many_rounds"
+    assert "200" in rule_message(caught.value)
+    assert not Round.objects.filter(game=game).exists()

@@ -306,6 +306,33 @@ def test_the_page_says_when_the_standings_are_behind(db, client):
     assert "results saved since then are not in this table yet" in html
 
 
+@pytest.mark.parametrize("eager", [True, False])
+def test_the_embedded_default_catches_up_on_the_page_where_no_beat_runs(
+    db, client, settings, eager
+):
+    """Celery eager (dev.py run): a refresh that failed inline leaves the mark and there is
+    no beat; the standings page does the sweep's job once the mark is older than the sweep
+    interval. With a broker the page only reads: the beat sweep does it."""
+    settings.CELERY_TASK_ALWAYS_EAGER = eager
+    game = GameFactory.create()
+    competition = game.match.matchday.competition
+    kaps(game, 4)  # 20–0, and its refresh never ran
+    mark(competition, timezone.now() - datetime.timedelta(seconds=5))
+    assert "standings-stale" in page(client, competition)  # younger than the interval
+
+    mark(competition, LONG_AGO)
+    html = page(client, competition)
+
+    if eager:
+        assert "standings-stale" not in html
+        assert stale_since(competition) is None
+        assert Standing.objects.get(competition=competition, rank=1).points_for == 20
+    else:
+        assert "standings-stale" in html
+        assert stale_since(competition) == LONG_AGO
+        assert not Standing.objects.filter(competition=competition).exists()
+
+
 def test_the_page_says_when_standings_were_never_computed(db, client):
     game = GameFactory.create()
     kaps(game, 1)

@@ -126,18 +126,14 @@ def test_every_model_is_registered():
     }
 
 
-def test_game_change_page_shows_rounds_read_only_with_a_sheet_link(admin_client, game):
+def test_game_change_page_links_its_rounds_read_only_with_a_sheet_link(admin_client, game):
     response = admin_client.get(admin_url(Game, "change", game.pk))
     assert response.status_code == 200
     html = response.content.decode()
-    inline = next(
-        formset
-        for formset in response.context["inline_admin_formsets"]
-        if formset.opts.model is Round
-    )
-    assert len(inline.forms) == 2
-    assert not inline.has_add_permission and not inline.has_change_permission
-    assert 'name="rounds-0-result"' not in html  # shown as text, not as an input
+    # Not inline (a game may hold hundreds): counted, and linked to the round list.
+    assert not response.context["inline_admin_formsets"]
+    rounds = f"{admin_url(Round, 'changelist')}?game__id__exact={game.pk}"
+    assert f'<a href="{rounds}">2 rounds</a>' in html
     assert 'name="score_a"' not in html and 'name="status"' not in html
     sheet = reverse(
         "game_sheet",
@@ -872,7 +868,9 @@ def test_a_bye_of_a_played_matchday_cannot_be_deleted(admin_client):
     game_with_totals(matchday, a, b)  # played: the bye counts
     bye = Bye.objects.create(matchday=matchday, entry=c)
 
-    assert "the byes count and stay" in refused_delete(admin_client, bye)
+    assert f"the matchday of {bye} is played, so the bye counts and stays" in refused_delete(
+        admin_client, bye
+    )
 
 
 def test_a_bye_of_an_unplayed_matchday_is_deleted_and_the_standings_refreshed(
@@ -1009,7 +1007,7 @@ def test_a_played_matchday_cannot_be_deleted_renumbered_or_moved(admin_client):
     elsewhere = CompetitionFactory.create()
     before = snapshot(matchday)
 
-    assert "are played" in refused_delete(admin_client, matchday)
+    assert f"{matchday} is played (a match has a result)" in refused_delete(admin_client, matchday)
     page = admin_client.get(admin_url(Matchday, "change", matchday.pk)).content.decode()
     assert 'name="number"' not in page and 'name="competition"' not in page
     response = save_as_shown(admin_client, matchday, number=9, competition=elsewhere.pk)
@@ -1074,7 +1072,7 @@ def test_an_entry_on_the_schedule_cannot_be_deleted_or_changed(admin_client):
     for entry in (a, c):
         before = snapshot(entry)
 
-        assert "are on the schedule" in refused_delete(admin_client, entry)
+        assert f"{entry} is on the schedule" in refused_delete(admin_client, entry)
         response = save_as_shown(admin_client, entry, team=other.pk)
 
         assert response.status_code == 302
@@ -1130,7 +1128,8 @@ def test_a_competition_with_results_cannot_be_deleted(admin_client):
     matchday, (a, b, *_rest) = pairs_day()
     reported_totals(matchday, a, b)
 
-    assert "have played matchdays" in refused_delete(admin_client, matchday.competition)
+    competition = matchday.competition
+    assert f"{competition} has played matchdays" in refused_delete(admin_client, competition)
 
 
 @pytest.mark.parametrize(
@@ -1149,3 +1148,54 @@ def test_changing_how_the_table_is_counted_refreshes_the_standings(
 
     assert response.status_code == 302, response.content.decode()[:3000]
     assert queued_refreshes(callbacks) == [competition.pk]
+
+
+def test_several_refused_rows_are_named_in_the_plural(admin_client):
+    first, (a, b, c, d) = pairs_day()
+    game_with_rounds(first, a, b)
+    second = MatchdayFactory.create(competition=first.competition, number=2)
+    game_with_rounds(second, c, d)
+
+    chosen, _confirmed = bulk_delete(admin_client, [first, second])
+
+    message = said(chosen)
+    assert "are played (a match has a result)" in message
+    assert str(first) in message and str(second) in message
+
+
+def test_the_slug_of_a_competition_with_matchdays_is_fixed(admin_client):
+    # Its public pages, score sheets and exports are linked under the slug.
+    matchday, _entries = pairs_day()
+    competition = matchday.competition
+    page = admin_client.get(admin_url(Competition, "change", competition.pk)).content.decode()
+    assert 'name="slug"' not in page
+    assert 'name="directors"' in page  # a superuser may still assign directors
+
+    response = save_as_shown(admin_client, competition, slug="moved", name="Renamed")
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    competition.refresh_from_db()
+    assert (competition.slug, competition.name) == (matchday.competition.slug, "Renamed")
+
+
+def test_the_slug_of_a_competition_without_matchdays_can_change(admin_client):
+    competition = CompetitionFactory.create()
+    page = admin_client.get(admin_url(Competition, "change", competition.pk)).content.decode()
+    assert 'name="slug"' in page
+
+    response = save_as_shown(admin_client, competition, slug="moved")
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    competition.refresh_from_db()
+    assert competition.slug == "moved"
+
+
+def test_without_assign_directors_both_directors_and_a_fixed_slug_are_read_only(rf):
+    matchday, _entries = pairs_day()
+    request = rf.get("/")
+    request.user = UserFactory.create(is_staff=True)  # no assign_directors
+    competition_admin = admin.site._registry[Competition]
+
+    readonly = competition_admin.get_readonly_fields(request, matchday.competition)
+    assert {"directors", "slug"} <= set(readonly)
+    assert "slug" not in competition_admin.get_readonly_fields(request, None)

@@ -6,6 +6,7 @@ import datetime
 from collections.abc import Sequence
 
 import pytest
+from django.urls import reverse
 
 from scoring import selectors
 from scoring.models import Game, Standing
@@ -20,6 +21,7 @@ from tests.factories import (
     PlayerFactory,
     TeamFactory,
     UserFactory,
+    league_staff,
 )
 from tests.seen import deductions_token, game_token_now, match_token_now, next_round, round_seen
 from tournaments.models import Competition, Entry, Match, Squad, Team
@@ -517,4 +519,46 @@ def test_a_side_fielding_nobody_forfeits_without_games():
     )
     match.refresh_from_db()
     assert match.forfeit == "away"
+    assert not Game.objects.filter(match=match).exists()
+
+
+def test_a_lineup_with_nobody_on_either_side_is_refused_and_nothing_is_saved():
+    # "— nobody —" everywhere is the form's default: one click must not forfeit both clubs.
+    match, _home, _away = club_match()
+    with pytest.raises(RuleViolation) as caught:
+        club_match_lineup_set(
+            match_id=match.pk,
+            seen=match_token_now(match_id=match.pk),
+            home_teams=[None] * 6,
+            away_teams=[None] * 6,
+        )
+    assert caught.value.code == "lineup_empty"
+    match.refresh_from_db()
+    assert (match.forfeit, match.lineup) == ("", {})
+    assert not Game.objects.filter(match=match).exists()
+
+
+def test_the_match_page_refuses_an_empty_lineup_with_a_422_and_saves_nothing(client):
+    match, _home, _away = club_match()
+    client.force_login(league_staff())
+    data: dict[str, object] = {
+        "action": "lineup",
+        "lineup-seen": match_token_now(match_id=match.pk),
+    }
+    for side in ("home", "away"):
+        for place in range(1, 7):
+            data[f"lineup-{side}_{place}"] = ""
+    url = reverse(
+        "match_manage",
+        kwargs={"slug": match.matchday.competition.slug, "match_id": match.pk},
+    )
+
+    response = client.post(url, data)
+
+    assert response.status_code == 422
+    assert "Choose the koppels of at least one side, or set a forfeit on the form below" in (
+        response.content.decode()
+    )
+    match.refresh_from_db()
+    assert (match.forfeit, match.lineup) == ("", {})
     assert not Game.objects.filter(match=match).exists()

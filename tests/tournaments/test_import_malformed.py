@@ -10,6 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from scoring.models import Round
+from scoring.services import MAX_ROUNDS_PER_GAME
 from tests.tournaments.test_import_helpers import GAME_PLACE, document, row_counts, run_import
 from tournaments.models import Competition
 
@@ -273,3 +275,29 @@ def test_a_byte_order_mark_is_allowed(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(CommandError, match="cannot read the file"):
         call_command("import_competition", str(tmp_path / "nope.json"))
+
+
+def test_a_game_of_more_rounds_than_a_game_can_hold_is_refused_before_its_rounds_are_read(
+    tmp_path,
+):
+    # The tester's file: one game of 100,000 redeals (a 61 MB public page once imported).
+    # The last round is malformed too: the bound is checked before any round is read.
+    rounds = [{"result": "redeal", "side": "a"}] * 100_000 + [{"points": 5}]
+    before = row_counts()
+
+    with pytest.raises(CommandError) as info:
+        run_import(tmp_path, changed((*GAME, "rounds"), rounds))
+
+    message = str(info.value)
+    assert f"{GAME_PLACE}: A game holds at most {MAX_ROUNDS_PER_GAME} rounds" in message
+    assert "100001" in message
+    assert "Nothing was imported." in message
+    assert row_counts() == before
+
+
+def test_a_game_of_as_many_rounds_as_a_game_can_hold_is_imported(tmp_path):
+    rounds = [{"result": "redeal", "side": "a"}] * MAX_ROUNDS_PER_GAME
+
+    run_import(tmp_path, changed((*GAME, "rounds"), rounds))
+
+    assert Round.objects.count() == MAX_ROUNDS_PER_GAME
