@@ -186,17 +186,8 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
 
     form = GameAdminForm
     competition_lookup = "match__matchday__competition_id"
-    locked_fields = [
-        "match",
-        "sitting",
-        "table",
-        "team_a",
-        "team_b",
-        "seat_1",
-        "seat_2",
-        "seat_3",
-        "seat_4",
-    ]
+    # Every field the form edits: a game's place, koppels and seats are its result's frame.
+    locked_fields = GameAdminForm.Meta.fields
     locked_message = _(
         "Nothing was deleted: %(rows)s have results. Results are undone on the score sheet first."
     )
@@ -303,14 +294,14 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        if self.pairs_games(Game.objects.filter(pk=_pk_or_none(object_id))).exists():
+        if self.pairs_games(_game_rows(object_id)).exists():
             extra_context = {**(extra_context or {}), "show_delete": False}
         return super().change_view(request, object_id, form_url, extra_context)
 
     def delete_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        rows = Game.objects.filter(pk=_pk_or_none(object_id))
+        rows = _game_rows(object_id)
         # A game holding a result is refused by `has_delete_permission` (403), as elsewhere.
         if self.pairs_games(rows).exists() and not self.locked_rows(rows).exists():
             refusal = self.delete_refusal(rows)
@@ -319,12 +310,13 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
         return super().delete_view(request, object_id, extra_context)
 
 
-def _pk_or_none(object_id: str) -> int | None:
-    """The game id in an admin URL, or None when it is not a number (Django then says 404)."""
+def _game_rows(object_id: str) -> QuerySet[Game]:
+    """The game of an admin URL's id, as rows (none when the id is not a number: Django
+    then says it does not exist)."""
     try:
-        return int(unquote(object_id))
+        return Game.objects.filter(pk=int(unquote(object_id)))
     except ValueError:
-        return None
+        return Game.objects.none()
 
 
 @admin.register(Round)

@@ -16,8 +16,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
@@ -61,7 +61,9 @@ class SafeAutocompleteSelectMultiple(_ValidIdsOnly, AutocompleteSelectMultiple):
 class AdminInputMixin:
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
-    formfield_overrides = {models.JSONField: {"form_class": JSONInputField}}
+    formfield_overrides: ClassVar[Mapping[type[models.Field[Any, Any]], Mapping[str, Any]]] = {
+        models.JSONField: {"form_class": JSONInputField}
+    }
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
@@ -83,7 +85,7 @@ class AdminInputMixin:
 
     def formfield_for_foreignkey(
         self, db_field: models.ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
-    ) -> forms.Field | None:
+    ) -> forms.ModelChoiceField | None:
         if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):  # type: ignore[attr-defined]
             kwargs["widget"] = SafeAutocompleteSelect(
                 db_field,
@@ -94,7 +96,7 @@ class AdminInputMixin:
 
     def formfield_for_manytomany(
         self, db_field: models.ManyToManyField[Any, Any], request: HttpRequest, **kwargs: Any
-    ) -> forms.Field | None:
+    ) -> forms.ModelMultipleChoiceField | None:
         if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):  # type: ignore[attr-defined]
             kwargs["widget"] = SafeAutocompleteSelectMultiple(
                 db_field,

@@ -2,10 +2,11 @@
 
 import django.db.models.deletion
 import simple_history.models
-import tournaments.fields
-import tournaments.validators
 from django.conf import settings
 from django.db import migrations, models
+
+import tournaments.fields
+import tournaments.validators
 
 
 def names_to_nfc(apps, schema_editor):
