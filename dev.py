@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import os
 import secrets
 import socket
@@ -32,6 +33,7 @@ import sys
 import venv
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 if sys.version_info < (3, 11):  # noqa: UP036 - say so plainly on an old Python
     sys.exit(f"troefclub needs Python 3.11 or newer (you ran {sys.version.split()[0]}).")
@@ -97,20 +99,26 @@ def manage(*args: str, env: dict[str, str]) -> None:
     must([venv_exe("python"), "manage.py", *args], env=env)
 
 
+def _envfile() -> ModuleType:
+    """troefclub/envfile.py, loaded by its path: importing the `troefclub` package would
+    need Django and Celery, which are not installed where dev.py runs."""
+    spec = importlib.util.spec_from_file_location(
+        "troefclub_envfile", ROOT / "troefclub" / "envfile.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def read_env_file(path: Path) -> dict[str, str]:
-    """The KEY=VALUE lines of `.env` (the rules of troefclub/settings.py's read_env_file,
-    which dev.py can't import: Django is not installed where dev.py runs)."""
-    if not path.exists():
-        return {}
-    values = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        key, equals, value = line.strip().partition("=")
-        key = key.removeprefix("export ").strip()
-        if equals and key.isidentifier():  # a comment's key is no identifier
-            value = value.strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-                value = value[1:-1]
-            values[key] = value
+    """The KEY=VALUE lines of `.env`, read as the settings read them (troefclub/envfile.py);
+    a line that is not KEY=VALUE stops this script naming it."""
+    envfile = _envfile()
+    try:
+        values: dict[str, str] = envfile.read_env_file(path)
+    except envfile.EnvFileError as exc:
+        sys.exit(str(exc))
     return values
 
 

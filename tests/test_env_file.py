@@ -50,3 +50,5 @@ def test_a_line_that_is_not_key_value_stops_the_settings_naming_it(tmp_path, lin
 
     with pytest.raises(ImproperlyConfigured, match=f"line 2: expected KEY=VALUE, got '{line}'"):
         read_env_file(path)
+    with pytest.raises(SystemExit, match=f"line 2: expected KEY=VALUE, got '{line}'"):
+        dev.read_env_file(path)  # dev.py stops on it too, before starting anything

@@ -28,6 +28,8 @@ import dj_database_url
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
+from troefclub import envfile
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -72,30 +74,12 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 
 
 def read_env_file(path: Path) -> dict[str, str]:
-    """The ``KEY=VALUE`` lines of a ``.env`` file; {} when there is none.
-
-    Blank lines and ``#`` comments are skipped, ``export`` in front of a key and quotes
-    around a value are dropped. Raises ImproperlyConfigured naming the line that is not
-    ``KEY=VALUE``.
-    """
+    """The ``KEY=VALUE`` lines of a ``.env`` file (`troefclub.envfile`); {} when there is
+    none. Raises ImproperlyConfigured naming the line that is not ``KEY=VALUE``."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    values = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
-            continue
-        key, equals, value = line.partition("=")
-        key = key.removeprefix("export ").strip()
-        if not equals or not key.isidentifier():
-            raise ImproperlyConfigured(f"{path}, line {number}: expected KEY=VALUE, got {line!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        values[key] = value
-    return values
+        return envfile.read_env_file(path)
+    except envfile.EnvFileError as exc:
+        raise ImproperlyConfigured(str(exc)) from exc
 
 
 # The real environment wins; the file only fills in what is unset (child processes such as
