@@ -6,6 +6,7 @@
     python3 dev.py check                    ruff format --check, ruff check, mypy, hadolint
     python3 dev.py worker                   run a Celery worker (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
+    python3 dev.py bench [ARGS...]          the benchmarks of BENCHMARKS.md (python -m benchmarks)
 
 Every command first makes sure `.venv` exists and holds `pip install -e ".[dev]"`; the
 install is repeated only when pyproject.toml has changed since the last one.
@@ -227,6 +228,11 @@ def cmd_test(pytest_args: Sequence[str]) -> int:
     return call([venv_exe("python"), "-m", "pytest", *pytest_args])
 
 
+def cmd_bench(bench_args: Sequence[str]) -> int:
+    """Run `python -m benchmarks` (BENCHMARKS.md) with the given arguments."""
+    return call([venv_exe("python"), "-m", "benchmarks", *bench_args])
+
+
 def cmd_check() -> int:
     """Run the formatter check, the linter, the type checker and hadolint; fail if any fails."""
     checks = [
@@ -271,12 +277,15 @@ def main(argv: Sequence[str]) -> int:
     run = commands.add_parser("run", help="set up, load the real data and run the dev server")
     run.add_argument("--addr", default=DEFAULT_ADDR, help=f"HOST:PORT (default {DEFAULT_ADDR})")
     commands.add_parser("test", help="run the tests; extra arguments go to pytest")
+    commands.add_parser(
+        "bench", add_help=False, help="run the benchmarks; arguments go to python -m benchmarks"
+    )
     commands.add_parser("check", help="ruff format --check, ruff check, mypy, hadolint")
     commands.add_parser("worker", help="run a Celery worker (needs CELERY_BROKER_URL)")
     commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
 
     args, extra = parser.parse_known_args(argv)
-    if extra and args.command != "test":
+    if extra and args.command not in ("test", "bench"):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
     ensure_venv()
@@ -284,6 +293,8 @@ def main(argv: Sequence[str]) -> int:
         return cmd_run(args.addr)
     if args.command == "test":
         return cmd_test(extra)
+    if args.command == "bench":
+        return cmd_bench(extra)
     if args.command == "check":
         return cmd_check()
     if args.command == "beat":

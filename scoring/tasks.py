@@ -20,14 +20,18 @@ logger = logging.getLogger(__name__)
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def standings_refresh(*, competition_id: int) -> int:
-    """Rebuild the standings of one competition (`scoring.services.standings_rebuild`).
+    """Rebuild the standings of one competition if a saved result still owes it
+    (`scoring.services.standings_refresh_owed`).
 
-    Idempotent: a rerun, or a run for a deleted competition, changes nothing but the
-    `computed_at` stamp. Returns the number of rows written.
+    Queued once per burst of results, after their commits (`standings_refresh_on_commit`,
+    the claim in `StandingsRefreshClaim`): a competition has at most one refresh running
+    and one queued. Idempotent: a rerun, a run that finds the standings fresh, or a run for
+    a deleted competition writes nothing. Returns the number of rows written (0: nothing
+    was owed).
     """
-    from scoring.services import standings_rebuild
+    from scoring.services import standings_refresh_owed
 
-    return standings_rebuild(competition_id=competition_id)
+    return standings_refresh_owed(competition_id=competition_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

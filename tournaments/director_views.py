@@ -61,6 +61,9 @@ from tournaments.views import (
 )
 
 ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
+# A matchday of at most this many matches lists them on the schedule page; a bigger one
+# (a 1,000-koppel tournament has 500) shows its counts and links to its own page (issue 7).
+SCHEDULE_MATCHES_LISTED = 16
 
 Action = Callable[[HttpRequest, Any], HttpResponse]
 
@@ -81,32 +84,39 @@ ALREADY_DONE = frozenset(
 
 
 def competition_context(competition: Competition, **extra: Any) -> dict[str, Any]:
-    """The schedule page: matchdays with their matches and byes, pairing forms, deductions."""
-    matchdays = list(competition.matchdays.order_by("number"))
-    scores = selectors.competition_match_scores(competition=competition)
-    matches_of: dict[int, list[tuple[Match, selectors.MatchScore]]] = defaultdict(list)
-    for match in (
-        Match.objects.filter(matchday__competition=competition)
+    """The schedule page: matchdays with their counts (and their matches and byes when the
+    matchday is small enough to list), pairing forms, deductions."""
+    summaries = selectors.competition_schedule(competition=competition)
+    matchdays = [summary.matchday for summary in summaries]
+    # Only small matchdays list their matches here; a big one links to its own page.
+    listed = [s.matchday.pk for s in summaries if s.matches <= SCHEDULE_MATCHES_LISTED]
+    rows = list(
+        Match.objects.filter(matchday_id__in=listed)
         .select_related(*ENTRY_JOINS)
         .order_by("table", "pk")
-    ):
+    )
+    scores = selectors.competition_match_scores(
+        competition=competition, match_ids=[match.pk for match in rows]
+    )
+    matches_of: dict[int, list[tuple[Match, selectors.MatchScore]]] = defaultdict(list)
+    for match in rows:
         matches_of[match.matchday_id].append((match, scores[match.pk]))
     byes_of: dict[int, list[Bye]] = defaultdict(list)
     for bye in Bye.objects.filter(matchday__competition=competition).select_related(
         *ENTRY_NAME_JOINS
     ):
         byes_of[bye.matchday_id].append(bye)
-    schedule = []
-    for matchday in matchdays:
-        rows = matches_of[matchday.pk]
-        schedule.append(
-            {
-                "matchday": matchday,
-                "matches": rows,
-                "byes": byes_of[matchday.pk],
-                "finished": sum(1 for _match, score in rows if score.finished),
-            }
-        )
+    schedule = [
+        {
+            "matchday": summary.matchday,
+            "matches": matches_of[summary.matchday.pk],
+            "listed": summary.matches <= SCHEDULE_MATCHES_LISTED,
+            "total": summary.matches,
+            "byes": byes_of[summary.matchday.pk],
+            "finished": summary.finished,
+        }
+        for summary in summaries
+    ]
     deductions = list(competition.deductions.select_related(*ENTRY_NAME_JOINS, "match__matchday"))
     is_round_robin = competition.schedule_format in (
         Competition.Format.ROUND_ROBIN,
@@ -358,7 +368,7 @@ def competition_manage(request: HttpRequest, slug: str) -> HttpResponse:
 def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
     """A matchday for its director: matches with tables, reasons and scores, byes, problems."""
     competition = matchday.competition
-    scores = selectors.competition_match_scores(competition=competition)
+    scores = selectors.competition_match_scores(competition=competition, matchday=matchday)
     matches = list(matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk"))
     sheets = dict(
         Game.objects.filter(match__matchday=matchday, sitting=1)

@@ -4,9 +4,10 @@
 nothing: it runs in one transaction and raises `InterchangeError(place, message)` on the
 first problem, so nothing is saved. The whole document's structure (fields, types, keys and
 references, who sits where) is checked before anything is written; then the results are
-written in document order through `scoring.services`, whose rule violations become
-`InterchangeError`s naming the place (`matchday 2, match kampoe-toppers, game table 3,
-round 5`) and the rule broken (`scoring.messages.rule_message`).
+checked in document order by the rules engine and the checks the `scoring.services` and
+`tournaments.services` writes use, and written in bulk (`tournaments.interchange_load`);
+a rule violation becomes an `InterchangeError` naming the place (`matchday 2, match
+kampoe-toppers, game table 3, round 5`) and the rule broken (`scoring.messages.rule_message`).
 
 `competition_export(competition=…)` gives the same format back: importing a file and
 exporting the competition returns the file (up to the order of keys in objects).
@@ -50,13 +51,13 @@ Competition formats (docs/interchange.md has the whole format with examples):
   Objects are exported with their non-default members only.
 - `matchdays[].byes` (entry keys, or {"entry", "reason"} when the bye has a reason) and
   `matchdays[].override_reason`.
-- `matches[].table`, `matches[].forfeit` ({"side": "home|away|both", "reason"}, set through
-  `tournaments.services.match_forfeit_set`), `matches[].pairing_reason` (an object, stored
-  as is).
-- `games[].confirmed` (bool, default false; through `tournaments.services.game_confirm`).
+- `matches[].table`, `matches[].forfeit` ({"side": "home|away|both", "reason"}, checked
+  and stored as `tournaments.services.match_forfeit_set` does), `matches[].pairing_reason`
+  (an object, stored as is).
+- `games[].confirmed` (bool, default false; as `tournaments.services.game_confirm`).
 - top-level `deductions` ([{"entry", "points", "reason", "matchday", "match", "voided"}],
-  through `tournaments.services.deduction_add`, and `deduction_void` when `voided` gives
-  {"at", "reason"}) and `squads` ([{"club", "season", "locked_on",
+  as `tournaments.services.deduction_add` adds them, and `deduction_void` when `voided`
+  gives {"at", "reason"}) and `squads` ([{"club", "season", "locked_on",
   "players"}], clubs competitions only: the squads of its entries for its season). Squad
   members are written directly, so a lock date in the past does not stop an import of
   history; a player on two clubs' squads in one season is refused.
@@ -85,7 +86,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models, transaction
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history
 
 from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
@@ -99,22 +99,7 @@ from scoring.rules import (
     matchday_places_check,
     pairs_match_games_check,
 )
-from scoring.services import (
-    MAX_ROUNDS_PER_GAME,
-    RoundRecord,
-    game_close,
-    game_rounds_load,
-    game_totals_enter,
-    match_totals_enter,
-    standings_rebuild,
-)
-from scoring.tokens import (
-    deductions_token,
-    game_token,
-    game_token_now,
-    match_token,
-    match_token_now,
-)
+from scoring.services import MAX_ROUNDS_PER_GAME, standings_rebuild
 from tournaments.fields import nfc
 from tournaments.models import (
     Bye,
@@ -129,7 +114,6 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
-from tournaments.services import deduction_add, deduction_void, game_confirm, match_forfeit_set
 from tournaments.validators import (
     UNSAFE_TEXT_CHARS,
     text_unsafe_char,
@@ -371,7 +355,7 @@ def _number_problem(value: Any) -> str | None:
     return _("the number %(number)s is out of range") % {"number": _show(value.text)}
 
 
-def _check_values(value: Any, path: str = "", depth: int = 0) -> None:
+def _check_values(value: Any) -> None:
     """Refuse what no field can store, anywhere in the document, with its JSON path
     (`players[3].name`; list positions count from 1 like every place in this module).
 
@@ -380,22 +364,36 @@ def _check_values(value: Any, path: str = "", depth: int = 0) -> None:
     control character other than tab and line breaks (`text_unsafe_char`; the fields that
     take one line refuse those too, in `_check_text`). Raises InterchangeError.
     """
-    place = path or "document"
-    if depth > MAX_DEPTH:
+    _check_value(value, [])
+
+
+def _trail_place(trail: list[str | int]) -> str:
+    """The JSON path of `trail` (keys and 1-based list positions), "document" when empty;
+    made only for an error: a league file has a million values."""
+    path = ""
+    for step in trail:
+        if isinstance(step, int):
+            path = f"{path}[{step}]"
+        else:
+            path = f"{path}.{_show(step)}" if path else _show(step)
+    return path or "document"
+
+
+def _check_value(value: Any, trail: list[str | int]) -> None:
+    """`_check_values` of one value at `trail` (changed while walking, restored after)."""
+    if len(trail) > MAX_DEPTH:
         raise InterchangeError(
-            _show(place), _("nested deeper than %(depth)s levels") % {"depth": MAX_DEPTH}
+            _show(_trail_place(trail)),
+            _("nested deeper than %(depth)s levels") % {"depth": MAX_DEPTH},
         )
-    number = _number_problem(value)
-    if number is not None:
-        raise InterchangeError(place, number)
     if isinstance(value, str):
         char = text_unsafe_char(value, multiline=True)
         if char is not None:
-            raise InterchangeError(place, _problem(char))
+            raise InterchangeError(_trail_place(trail), _problem(char))
     elif isinstance(value, dict):
         if isinstance(value, _RepeatedKeys):
             raise InterchangeError(
-                place,
+                _trail_place(trail),
                 _("the key “%(key)s” appears twice in this object")
                 % {"key": _show(value.repeated)},
             )
@@ -403,14 +401,22 @@ def _check_values(value: Any, path: str = "", depth: int = 0) -> None:
             char = text_unsafe_char(str(key))
             if char is not None:
                 raise InterchangeError(
-                    place,
+                    _trail_place(trail),
                     _("the key “%(key)s”: %(problem)s")
                     % {"key": _show(key), "problem": _problem(char)},
                 )
-            _check_values(item, f"{path}.{_show(key)}" if path else _show(key), depth + 1)
+            trail.append(str(key))
+            _check_value(item, trail)
+            trail.pop()
     elif isinstance(value, list):
         for position, item in enumerate(value, start=1):
-            _check_values(item, f"{path}[{position}]", depth + 1)
+            trail.append(position)
+            _check_value(item, trail)
+            trail.pop()
+    else:
+        number = _number_problem(value)
+        if number is not None:
+            raise InterchangeError(_trail_place(trail), number)
 
 
 _MISSING = object()
@@ -1237,10 +1243,9 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
                 "game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=len(raw_rounds)
             ),
         )
+    round_name = _("round %(number)s")  # translated once: a league file has 100,000 rounds
     for number, raw_round in enumerate(raw_rounds, start=1):
-        rounds.append(
-            _parse_round(raw_round, _join(place, _("round %(number)s") % {"number": number}), doc)
-        )
+        rounds.append(_parse_round(raw_round, _join(place, round_name % {"number": number}), doc))
     closed = item.boolean("closed", default=False)
     confirmed = item.boolean("confirmed", default=False)
     return _Game(
@@ -1578,12 +1583,20 @@ def _delete_competition(competition: Competition) -> None:
 
 
 @transaction.atomic
-def competition_import(*, data: dict[str, Any], replace: bool = False) -> Competition:
+def competition_import(
+    *,
+    data: dict[str, Any],
+    replace: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> Competition:
     """Import one `troefclub-competition/1` document (parsed JSON); returns the competition.
 
     All or nothing, in one transaction. With `replace`, a competition with the same slug is
     deleted first (its directors carry over); without it, an existing slug is refused.
-    Standings are rebuilt before returning (and a refresh is queued for the commit).
+    The results are checked as the services check them and written in bulk
+    (`tournaments.interchange_load`); `progress`, when given, is told how far a long import
+    is (a line at most every few seconds). Standings are rebuilt before returning, in the
+    same transaction, so no refresh is queued.
 
     Raises InterchangeError(place, message) on the first problem; nothing is saved then.
     """
@@ -1649,14 +1662,17 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
             override_reason=matchday.override_reason,
         )
     Matchday.objects.bulk_create([md.instance for md in doc.matchdays if md.instance])
+    # Imported here: `tournaments.interchange_load` reads this module's parsed document.
+    from tournaments.interchange_load import results_load, rows_create
+
     # With history, like every write of a result: the audit trail shows imported byes too.
-    bulk_create_with_history(
+    rows_create(
+        Bye,
         [
             Bye(matchday=md.instance, entry=entry_by_key[entry], reason=reason)
             for md in doc.matchdays
             for entry, reason in md.byes
         ],
-        Bye,
     )
     all_matches = [match for md in doc.matchdays for match in md.matches]
     for md in doc.matchdays:
@@ -1668,57 +1684,17 @@ def competition_import(*, data: dict[str, Any], replace: bool = False) -> Compet
                 table=match.table,
                 pairing_reason=match.pairing_reason,
             )
-    bulk_create_with_history([m.instance for m in all_matches if m.instance], Match)
+    rows_create(Match, [m.instance for m in all_matches if m.instance])
 
-    for match in all_matches:
-        assert match.instance is not None
-        if match.totals is not None:
-            try:
-                # The writes' `seen` tokens: an import has seen nothing but the rows it
-                # made itself in this transaction, so it passes their tokens as they are.
-                match_totals_enter(
-                    match_id=match.instance.pk,
-                    total_home=match.totals[0],
-                    total_away=match.totals[1],
-                    seen=match_token(match.instance, []),
-                )
-            except RuleViolation as exc:
-                raise _violation(match.place, exc) from None
-        for game in match.games:
-            _import_game(game, match.instance, teams, players)
-        if match.forfeit is not None:
-            side, reason = match.forfeit
-            try:
-                match_forfeit_set(
-                    match_id=match.instance.pk,
-                    side=side,
-                    reason=reason,
-                    seen=match_token_now(match_id=match.instance.pk),
-                )
-            except RuleViolation as exc:
-                raise _violation(_join(match.place, "forfeit"), exc) from None
-
-    for deduction in doc.deductions:
-        try:
-            added = deduction_add(
-                competition_id=competition.pk,
-                entry_id=entry_by_key[deduction.entry].pk,
-                points=deduction.points,
-                reason=deduction.reason,
-                match_id=deduction.match.instance.pk
-                if deduction.match and deduction.match.instance
-                else None,
-                seen=deductions_token(competition_id=competition.pk),
-            )
-            if deduction.voided is not None:
-                deduction_void(
-                    deduction_id=added.pk,
-                    reason=deduction.voided[1],
-                    voided_at=deduction.voided[0],
-                )
-        except RuleViolation as exc:
-            raise _violation(deduction.place, exc) from None
-
+    # The results, checked first and then written in bulk.
+    results_load(
+        doc=doc,
+        competition=competition,
+        teams=teams,
+        players=players,
+        entries=entry_by_key,
+        progress=progress,
+    )
     standings_rebuild(competition_id=competition.pk)
     return competition
 
@@ -1763,58 +1739,6 @@ def _import_squads(doc: _Document, clubs: dict[str, Club], players: dict[str, Pl
                 )
                 raise InterchangeError(item.place, rule_message(exc), code=exc.code)
     SquadMember.objects.bulk_create(new_members)
-
-
-def _import_game(
-    game: _Game, match: Match, teams: dict[str, Team], players: dict[str, Player]
-) -> None:
-    seats: list[Player | None] = [None] * 4
-    if game.seats:
-        seats = [players[key] for key in game.seats]
-    instance = Game.objects.create(
-        match=match,
-        table=game.table,
-        sitting=game.sitting,
-        team_a=teams[game.team_a],
-        team_b=teams[game.team_b],
-        a_is_home=game.a_is_home,
-        seat_1=seats[0],
-        seat_2=seats[1],
-        seat_3=seats[2],
-        seat_4=seats[3],
-    )
-    seat_names = {
-        number: f"{player.name} ({player.key})"
-        for number, player in enumerate(seats, start=1)
-        if player is not None
-    }
-    try:
-        if game.totals is not None:
-            game_totals_enter(
-                game_id=instance.pk,
-                total_a=game.totals[0],
-                total_b=game.totals[1],
-                seen=game_token(instance, []),
-            )
-        elif game.rounds:
-            game_rounds_load(
-                game_id=instance.pk,
-                rounds=[
-                    RoundRecord(
-                        result=rnd.result,
-                        side=rnd.side,
-                        caller_id=players[rnd.caller].pk if rnd.caller else None,
-                        tricks=rnd.tricks,
-                    )
-                    for rnd in game.rounds
-                ],
-            )
-        if game.closed:
-            game_close(game_id=instance.pk, seen=game_token_now(game_id=instance.pk))
-        if game.confirmed:
-            game_confirm(game_id=instance.pk, user=None, seen=game_token_now(game_id=instance.pk))
-    except RuleViolation as exc:
-        raise _violation(game.place, exc, seat_names=seat_names) from None
 
 
 def competition_counts(*, competition: Competition) -> dict[str, int]:

@@ -352,6 +352,34 @@ class Competition(models.Model):
         return self.directors.filter(pk=user.pk).exists()
 
 
+class StandingsRefreshClaim(models.Model):
+    """The one queued refresh of a competition's standings (issue 7, "refreshes that
+    coalesce"): `queued_at` is set when a `standings_refresh` task is queued and cleared
+    by that task once it holds the competition; while it is set, results saved meanwhile
+    queue nothing more, the queued task will see them.
+
+    A row of its own, not a column of `Competition`: a rebuild holds the competition row
+    FOR UPDATE, and a writer claiming after its commit must not wait for that rebuild
+    (`scoring.services._standings_refresh_claim`). Written by `scoring.services` only.
+    """
+
+    competition = models.OneToOneField(
+        Competition,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="+",
+        verbose_name=_("competition"),
+    )
+    queued_at = models.DateTimeField(_("refresh queued at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("queued standings refresh")
+        verbose_name_plural = _("queued standings refreshes")
+
+    def __str__(self) -> str:
+        return f"{self.competition_id}: {self.queued_at}"
+
+
 class Entry(models.Model):
     """A koppel (pairs competition) or a club (club competition) taking part."""
 

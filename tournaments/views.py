@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,7 +23,7 @@ from scoring.forms import MatchTotalsForm
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
-from tournaments.tables import TIEBREAK_LABELS, StandingTable
+from tournaments.tables import TIEBREAK_LABELS, StandingTable, page_links
 
 ENTRY_JOINS = (
     "home__team__player_1",
@@ -36,6 +37,13 @@ ENTRY_JOINS = (
 # plus redeals.
 PRINT_GRID_ROWS = 24
 GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
+# Standings rows a page: a phone scrolls 50 short rows easily, and the page stays small
+# (issue 7: 1,000 rows were 1.2 MB and 3 s).
+STANDINGS_PER_PAGE = 50
+SEARCH_MAX_LENGTH = 100
+# Tables a page of a matchday: a 1,000-koppel matchday has 500 (262 KB, issue 7); a player
+# finds theirs with the find box or the page links.
+MATCHES_PER_PAGE = 50
 
 
 def render_page(
@@ -143,25 +151,30 @@ def capped_text(movement: selectors.MatchMovement) -> str:
 
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings as stored (`Standing` rows), a page at a time, sorted in the database;
+    `q` narrows them to the koppels whose names contain it. Nothing is recomputed here."""
     competition = get_object_or_404(Competition, slug=slug)
     services.standings_catch_up(competition=competition)
-    inputs = selectors.competition_standings_inputs(competition=competition)
     tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
+    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    summary = selectors.competition_standings_summary(competition=competition)
     table = StandingTable(
-        selectors.competition_standings(competition=competition),
+        selectors.competition_standings(competition=competition, search=search),
         tiebreaks=tiebreaks,
-        show_byes=bool(inputs.byes),
-        show_deducted=bool(inputs.deductions),
+        show_byes=summary.byes,
+        show_deducted=summary.deducted,
     )
-    RequestConfig(request, paginate=False).configure(table)
+    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+    counts = selectors.competition_game_counts(competition=competition)
     context = {
         "competition": competition,
         "table": table,
+        "search": search,
         "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
-        "adjustments": adjustment_lines(inputs.adjustments),
-        "as_of": selectors.competition_standings_as_of(competition=competition),
-        "open_games": inputs.open_games,
-        "awaiting": inputs.awaiting,
+        "adjustments": adjustment_lines(selectors.competition_adjustments(competition=competition)),
+        "as_of": summary.as_of,
+        "open_games": counts.open_games,
+        "awaiting": counts.awaiting,
         "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
         "is_director": competition.is_directed_by(request.user),
     }
@@ -184,21 +197,28 @@ def matchday_byes(matchday: Matchday) -> list[Bye]:
 
 
 def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The matchday's matches by table, a page at a time (`MATCHES_PER_PAGE`); `q` finds a
+    table by its number or a koppel, player or club name. Reads only the matches shown."""
     matchday = matchday_for(slug, number)
     competition = matchday.competition
-    scores = selectors.competition_match_scores(competition=competition)
-    rows = list(matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk"))
+    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    found = selectors.matchday_matches(matchday=matchday, search=search)
+    page = Paginator(found, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = list(page.object_list)
+    ids = [match.pk for match in rows]
+    scores = selectors.competition_match_scores(competition=competition, match_ids=ids)
     adjustments = match_adjustment_lines(
         rows,
-        selectors.matches_adjustments(
-            competition=competition, match_ids=[match.pk for match in rows], scores=scores
-        ),
+        selectors.matches_adjustments(competition=competition, match_ids=ids, scores=scores),
     )
     matches = [(match, scores[match.pk], adjustments.get(match.pk, [])) for match in rows]
     context = {
         "competition": competition,
         "matchday": matchday,
         "matches": matches,
+        "page": page,
+        "page_links": page_links(page),
+        "search": search,
         "byes": matchday_byes(matchday),
         "is_director": competition.is_directed_by(request.user),
     }
@@ -219,7 +239,7 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
         )
         .order_by("table", "pk")
     )
-    scores = selectors.competition_match_scores(competition=competition)
+    scores = selectors.competition_match_scores(competition=competition, matchday=matchday)
     context = {
         "competition": competition,
         "matchday": matchday,
@@ -246,7 +266,7 @@ def match_page_context(match: Match) -> dict[str, Any]:
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
     movement = selectors.match_movement(match=match)
     sittings, top = selectors.match_sittings(games=games, movement=movement)
-    scores = selectors.competition_match_scores(competition=competition)
+    scores = selectors.competition_match_scores(competition=competition, match_ids=[match.pk])
     return {
         "competition": competition,
         "match": match,

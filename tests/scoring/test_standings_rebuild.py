@@ -194,6 +194,9 @@ def test_a_broker_that_is_down_loses_no_result(
         caplog.at_level(logging.ERROR, logger="scoring.services"),
         django_capture_on_commit_callbacks(execute=True),
     ):
-        round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
-    assert game.rounds.count() == 1
+        for _ in range(4):  # the fourth kap ends the game: a write that moves the standings
+            round_record(
+                game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
+            )
+    assert game.rounds.count() == 4
     assert "standings_refresh not queued" in caplog.text

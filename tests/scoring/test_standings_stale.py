@@ -51,7 +51,7 @@ def test_a_saved_round_marks_the_standings_stale_and_queues_one_refresh(
     competition = game.match.matchday.competition
     before = timezone.now()
     with django_capture_on_commit_callbacks() as callbacks:
-        kaps(game, 2)
+        kaps(game, 4)  # the fourth ends the game (issue 7: rounds of an open game mark nothing)
     stamp = stale_since(competition)
     assert stamp is not None
     assert before <= stamp <= timezone.now()
@@ -71,7 +71,7 @@ def test_a_later_write_keeps_the_oldest_mark(db, django_capture_on_commit_callba
     competition = game.match.matchday.competition
     mark(competition, LONG_AGO)  # an earlier write whose refresh was lost
     with django_capture_on_commit_callbacks() as callbacks:
-        kaps(game, 1)
+        kaps(game, 4)
     assert stale_since(competition) == LONG_AGO
     assert len(callbacks) == 1
 
@@ -149,7 +149,8 @@ def test_a_result_saved_while_a_rebuild_runs_is_not_cleared_unseen(monkeypatch):
     game = GameFactory.create()
     competition = game.match.matchday.competition
     kaps(game, 3)
-    assert stale_since(competition) is not None
+    # Owed by an earlier result (issue 7: rounds that leave a game open mark nothing).
+    mark(competition, timezone.now())
 
     has_read, go_on = threading.Event(), threading.Event()
     computed = selectors.competition_table
@@ -335,7 +336,7 @@ def test_the_embedded_default_catches_up_on_the_page_where_no_beat_runs(
 
 def test_the_page_says_when_standings_were_never_computed(db, client):
     game = GameFactory.create()
-    kaps(game, 1)
+    kaps(game, 4)
     html = page(client, game.match.matchday.competition)
     assert "Standings are being computed; results saved so far are not in this table yet." in html
 

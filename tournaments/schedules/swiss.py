@@ -24,13 +24,27 @@ strict priority (each level outweighs everything below it summed over a whole ma
 (integers, so networkx stays exact) then gives the cheapest perfect matching: every
 perfect matching has the same number of edges, so the heaviest is the cheapest.
 
-Large fields: the blossom algorithm is cubic in Python, so above `FULL_GRAPH_MAX` entrants
-each entrant is joined, in its score group, to the `NEIGHBOURS` around its Dutch partner
-(the whole group when it is no bigger), and beyond it to the entrants at most `NEIGHBOURS`
-places lower (the floats). The restricted graph leaves out the edges between entrants
-who met; if it has no perfect matching, the window doubles, up to the full graph. So the
-rematch guarantee is the full graph's: a rematch only ever comes from the full graph, when
-no pairing avoids it. Below the rematch level the restricted graph is a heuristic.
+Large fields: the blossom algorithm is cubic in Python (1,000 entrants took 1–8 s a round
+on the whole field), so above `FULL_GRAPH_MAX` entrants the matchday is paired in blocks of
+about `BLOCK` ranks, top down (`_Field.match_in_blocks`): small score groups together, a
+big one in slices along its Dutch order. Each block is one small maximum-weight matching
+by the same costs, without rematch edges, that may float into the next `LOOKAHEAD` places
+below it; whoever it can't pair is carried into the next block. When earlier meetings
+cost a block something (more left unpaired than its parity, or floats dearer than pairing
+in ranking order would be), it is solved again together with the block above (up to
+`MERGED_BLOCKS` blocks), then with a longer reach down. If anyone is still unpaired at the
+bottom, the whole field is paired as before: each entrant joined, in its score group, to
+the `NEIGHBOURS` around its Dutch partner and beyond it to the `NEIGHBOURS` places lower,
+without rematch edges, the window doubling up to the full graph.
+
+What that keeps: a rematch only ever comes from the full graph, when no pairing avoids
+it, and the bye goes where the full graph puts it (the lowest-placed entrant with the
+fewest byes, unless the others then can't be paired without a rematch), so levels 1 and 2
+are exact. Levels 3 and 4 are the blocks' heuristic: on every round of the random
+tournaments and histories in tests/tournaments/schedules/test_swiss_blocks.py (blocks of
+6, so fields of 8–40 cross many boundaries) the squared floats equal the full graph's;
+the Dutch order costs more in under 10 % of them; on the benchmark's 1,000-entrant
+tournaments the floats are equal and the Dutch order within a few percent.
 """
 
 from __future__ import annotations
@@ -38,6 +52,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Generic, TypeVar
 
 import networkx as nx  # type: ignore[import-untyped]
@@ -46,12 +61,15 @@ from scoring.rules import RuleViolation
 
 H = TypeVar("H", bound=Hashable)
 
-# Measured (`python -m benchmarks.pairing` and variants, rounds 1–7): the full graph pairs
-# 100 entrants in ≤ 0.2 s, 200 in ≤ 1 s, 400 in up to 8 s; the restricted graph pairs
-# 1,000 in ≤ 1.6 s with saldo as tiebreak, ≤ 5 s without (one big group ordered by input).
-# On 210 rounds of 40–90 entrants a window of only 8 found the full graph's optimum.
-FULL_GRAPH_MAX = 200
+# Measured (`python -m benchmarks.pairing`, 2 cores): the full graph pairs 100 entrants in
+# ≤ 0.35 s, 200 in ≤ 1 s, and 1,000 took 1–8 s a round even restricted to a window of 40;
+# blocks of 24 pair 1,000 in 0.2–0.4 s CPU a round (32: 0.3–0.5 s, 48: 0.4–0.6 s, with
+# the same floats).
+FULL_GRAPH_MAX = 100
 NEIGHBOURS = 40
+BLOCK = 24
+LOOKAHEAD = 8
+MERGED_BLOCKS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +141,15 @@ def swiss_pair(entrants: Sequence[SwissEntrant[H]], *, bye_allowed: bool = True)
     if field_.odd and field_.fewest_byes > 0 and not bye_allowed:
         raise RuleViolation("swiss_no_bye_possible", count=len(entrants))
 
-    window: int | None = NEIGHBOURS if field_.size > FULL_GRAPH_MAX else None
-    while True:
+    if field_.size <= FULL_GRAPH_MAX:
+        return field_.round(field_.match(None))
+    mate = field_.match_in_blocks()
+    window: int | None = NEIGHBOURS
+    while mate is None:  # a block could not be paired without a rematch: the whole field
         mate = field_.match(window)
-        if window is None or len(mate) == field_.size + field_.odd:  # perfect: no rematch
-            break
-        window *= 2
-        if window >= field_.size:
-            window = None
+        if window is not None and len(mate) < field_.size + field_.odd:
+            mate = None  # a restricted graph pairs without rematches or not at all
+            window = None if 2 * window >= field_.size else 2 * window
     return field_.round(mate)
 
 
@@ -225,6 +244,116 @@ class _Field(Generic[H]):
         for a, b in nx.max_weight_matching(graph, maxcardinality=True):
             mate[a], mate[b] = b, a
         return mate
+
+    def match_in_blocks(self) -> dict[int, int] | None:
+        """The matching block by block, top down, or None if it leaves anyone unpaired.
+
+        The bye goes to the lowest-placed entrant with the fewest byes (where the full
+        graph puts it whenever the others can then be paired without a rematch). Small
+        score groups are joined into blocks of at most `BLOCK`; a bigger group is cut into
+        slices along its Dutch order: slice k holds places k·s … k·s+s−1 of the top half
+        and their partners half a group lower (s = BLOCK // 2), counting only the entrants
+        still unpaired, so the partners the Dutch order wants share a slice. Each block is
+        matched together with the entrants carried into it from above, and may reach
+        `LOOKAHEAD` entrants into what follows for its floats; whoever it leaves unpaired
+        (only ever because of earlier meetings: the blocks have no rematch edges) is
+        carried down.
+        """
+        mate: dict[int, int] = {}
+        if self.odd:
+            lowest = max(a for a in range(self.size) if self.entrants[a].byes == self.fewest_byes)
+            mate[lowest], mate[self.bye] = self.bye, lowest
+        carry: list[int] = []
+        solved: list[tuple[list[int], set[tuple[int, int]]]] = []  # members, pairs per block
+        start = 0
+        while start < self.size:
+            end = start + self.group_size[start]
+            if end - start > BLOCK:
+                group = carry + [v for v in range(start, end) if v not in mate]
+                half = len(group) // 2
+                count = max(1, -(-2 * half // BLOCK))
+                cuts = [k * half // count for k in range(count + 1)]
+                slices = [
+                    group[first:last] + group[half + first : half + last if last < half else None]
+                    for first, last in pairwise(cuts)
+                ]
+            else:
+                while end < self.size and end - start + self.group_size[end] <= BLOCK:
+                    end += self.group_size[end]
+                slices = [carry + [v for v in range(start, end) if v not in mate]]
+            carry = []
+            for index, slice_ in enumerate(slices):
+                members = sorted({*carry, *(v for v in slice_ if v not in mate)})
+                following = [
+                    *sorted(v for later in slices[index + 1 :] for v in later),
+                    *range(end, self.size),
+                ]
+                reach = LOOKAHEAD
+                ahead = [v for v in following if v not in mate and v not in carry][:reach]
+                pairs = self._block_matching(members, ahead)
+                # Earlier meetings stand in the way: the block above may get round them by
+                # pairing differently, so solve the two as one block; at the top, or when
+                # that grew too big, let the block reach further down.
+                while self._hindered(members, ahead, pairs):
+                    if solved and len(members) < MERGED_BLOCKS * BLOCK:
+                        above, above_pairs = solved.pop()
+                        for a, b in above_pairs:
+                            del mate[a], mate[b]
+                        members = sorted(
+                            {*members, *above, *(v for pair in above_pairs for v in pair)}
+                        )
+                    elif len(ahead) == reach and reach < BLOCK:
+                        reach *= 2
+                    else:
+                        break
+                    inside = set(members)
+                    ahead = [v for v in following if v not in mate and v not in inside][:reach]
+                    pairs = self._block_matching(members, ahead)
+                for a, b in pairs:
+                    mate[a], mate[b] = b, a
+                solved.append((members, pairs))
+                carry = [v for v in members if v not in mate]
+            start = end
+        return None if carry else mate
+
+    def _hindered(self, members: list[int], ahead: list[int], pairs: set[tuple[int, int]]) -> bool:
+        """Whether earlier meetings cost a block's pairing something: it leaves more of its
+        members without a partner among them than its parity, or its floats square to more
+        than pairing the same number of the best-placed entrants in ranking order would
+        (the least possible, the cost being convex)."""
+        inside = set(members)
+        within = sum(1 for a, b in pairs if a in inside and b in inside)
+        if len(members) - 2 * within > len(members) % 2:
+            return True
+        reached = len(pairs) - within
+        points = [self.entrants[v].points for v in members[: 2 * within + reached]]
+        points += [self.entrants[v].points for v in ahead[:reached]]
+        points.sort(reverse=True)
+        least = sum((high - low) ** 2 for high, low in zip(points[::2], points[1::2], strict=True))
+        return (
+            sum((self.entrants[a].points - self.entrants[b].points) ** 2 for a, b in pairs) > least
+        )
+
+    def _block_matching(self, members: list[int], ahead: list[int]) -> set[tuple[int, int]]:
+        """The pairs of one block: the most members paired, then the least cost.
+
+        An edge weighs `w_bye` (more than the costs of a whole matchday) per member it
+        pairs, less its cost, so pairing one more member beats any saving in cost, and two
+        entrants of the next block are never paired with each other here.
+        """
+        graph = nx.Graph()
+        graph.add_nodes_from(members)
+        graph.add_nodes_from(ahead)
+        for index, a in enumerate(members):
+            met = self.meetings[a]
+            for b in members[index + 1 :]:
+                if not met[b]:
+                    graph.add_edge(a, b, weight=2 * self.w_bye - self.cost(a, b))
+            for b in ahead:
+                if not met[b]:
+                    low, high = min(a, b), max(a, b)
+                    graph.add_edge(a, b, weight=self.w_bye - self.cost(low, high))
+        return nx.max_weight_matching(graph)  # type: ignore[no-any-return]
 
     def round(self, mate: dict[int, int]) -> SwissRound[H]:
         pairs: list[SwissPairing[H]] = []

@@ -13,6 +13,10 @@ A competition whose slug exists already is refused, unless:
   (without a terminal, `--yes` confirms instead), and after an export of it
   (`export_competition`'s format) was written to `backups/<slug>-<timestamp>.json` under the
   project root or to `--backup-dir`. When the backup can't be written nothing changes.
+
+A long import says how far it is on standard error, a line at most every few seconds
+("matchday 3/15, 1,500/7,500 games checked", "writing 90,856 rounds"); a small file prints
+only its result.
 """
 
 from __future__ import annotations
@@ -150,7 +154,9 @@ class Command(BaseCommand):
                 self._confirm(old, options, file_on_stdin=name == "-")
                 competition = self._replace(old, data, options)
             else:
-                competition = competition_import(data=data, replace=options["replace"])
+                competition = competition_import(
+                    data=data, replace=options["replace"], progress=self._progress
+                )
         except InterchangeError as exc:
             raise CommandError(f"{name}: {exc}\nNothing was imported.") from None
         counts = competition_counts(competition=competition)
@@ -164,6 +170,10 @@ class Command(BaseCommand):
             + extra
             + "."
         )
+
+    def _progress(self, message: str) -> None:
+        """How far a long import is, on standard error (standard output keeps the result)."""
+        self.stderr.write(message)
 
     def _confirm(self, old: Competition, options: dict[str, Any], *, file_on_stdin: bool) -> None:
         """Ask on the terminal to type the slug; without one, only --yes confirms.
@@ -227,4 +237,4 @@ class Command(BaseCommand):
             self.stdout.write(
                 _("Wrote a backup of %(slug)s to %(path)s") % {"slug": old.slug, "path": path}
             )
-            return competition_import(data=data, replace=True)
+            return competition_import(data=data, replace=True, progress=self._progress)

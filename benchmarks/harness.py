@@ -1,0 +1,298 @@
+"""Runs issue 7's measures at each size and makes the table (BENCHMARKS.md).
+
+`bench(...)` needs a ready database (migrated, empty of the benchmark competitions):
+`python -m benchmarks` makes a throwaway one, the smoke test uses the test database.
+It returns a report (JSON-ready dict); `table_markdown(report)` prints it.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+from benchmarks import measures
+from benchmarks.generate import SEED, Size, document_path
+from benchmarks.measures import Runs
+from tournaments.models import Competition
+
+MEASURES = ("import", "rebuild", "round", "pages", "swiss")
+PAGES = ("standings", "matchday", "match", "game")
+
+# Issue 7's targets: (what the table says, the check on a row).
+TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
+    "import_competition": ("≤ 5× the floor", lambda r: _at_most(r["ratio"], 5)),
+    "standings_rebuild": ("≤ 3× the floor", lambda r: _at_most(r["ratio"], 3)),
+    "one round → fresh standings": (
+        "≤ 50 ms refresh work a round",
+        lambda r: _at_most(r["median_s"], 0.050),
+    ),
+    "standings page": (
+        "≤ 150 ms, ≤ 100 KB",
+        lambda r: r["median_s"] <= 0.150 and (r["bytes"] or 0) <= 100_000,
+    ),
+    "matchday page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "match page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "game page": ("≤ 30 ms", lambda r: _at_most(r["median_s"], 0.030)),
+    "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
+}
+ROW_NAMES = tuple(TARGETS)
+
+
+def _at_most(value: float | None, limit: float) -> bool | None:
+    return None if value is None else value <= limit
+
+
+def say(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def machine() -> dict[str, Any]:
+    """Where the figures come from: cores, memory, database, versions, commit."""
+    memory = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            kib = int(meminfo.readline().split()[1])
+            memory = f"{kib / 1024 / 1024:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SHOW server_version")
+        else:
+            cursor.execute("SELECT sqlite_version()")
+        version = cursor.fetchone()[0]
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=settings.BASE_DIR,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        commit = ""
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "database": f"{connection.vendor} {version}",
+        "python": platform.python_version(),
+        "debug": settings.DEBUG,
+        "commit": commit,
+    }
+
+
+def _row(
+    name: str,
+    koppels: int | None,
+    runs: Runs,
+    *,
+    floor: Runs | None = None,
+    ratio: float | None = None,
+    note: str = "",
+) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "measure": name,
+        "koppels": koppels,
+        "median_s": runs.median,
+        "runs": len(runs.seconds),
+        "seconds": runs.seconds,
+        "floor_s": floor.median if floor else None,
+        "floor_runs": len(floor.seconds) if floor else None,
+        "ratio": ratio if ratio is not None else (runs.median / floor.median if floor else None),
+        "queries": runs.queries,
+        "bytes": runs.size_bytes,
+        "note": note,
+        "extra": {
+            **runs.extra,
+            **{f"floor_{key}": value for key, value in (floor.extra if floor else {}).items()},
+        },
+    }
+    target, check = TARGETS[name]
+    row["target"] = target
+    row["met"] = check(row)
+    return row
+
+
+def bench(
+    *,
+    sizes: Sequence[int],
+    matchdays: int = 15,
+    repeat: int = 5,
+    only: Sequence[str] = MEASURES,
+    budget: float = 120.0,
+    swiss_entries: int = 1000,
+    swiss_rounds: int = 7,
+    seed: int = SEED,
+    cache: Path | None = None,
+) -> dict[str, Any]:
+    """Run the measures in `only` at each of `sizes` koppels (× `matchdays`); a measure
+    repeats `repeat` times, the import and its floor stop earlier once they spent `budget`
+    seconds (the table says how many runs each figure is the median of).
+
+    Celery runs eagerly meanwhile: the refresh work is measured in this process, and
+    nothing is sent to a broker."""
+    from troefclub.celery import app
+
+    eager = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    try:
+        return _bench(
+            sizes=sizes,
+            matchdays=matchdays,
+            repeat=repeat,
+            only=only,
+            budget=budget,
+            swiss_entries=swiss_entries,
+            swiss_rounds=swiss_rounds,
+            seed=seed,
+            cache=cache,
+        )
+    finally:
+        app.conf.task_always_eager, app.conf.task_eager_propagates = eager
+
+
+def _bench(
+    *,
+    sizes: Sequence[int],
+    matchdays: int,
+    repeat: int,
+    only: Sequence[str],
+    budget: float,
+    swiss_entries: int,
+    swiss_rounds: int,
+    seed: int,
+    cache: Path | None,
+) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    smallest_pages: dict[str, float] = {}
+    for koppels in sorted(sizes):
+        size = Size(koppels, matchdays)
+        say(f"{size.label}: the document")
+        path = document_path(size, seed=seed, directory=cache)
+        document = measures.document_load(path)
+        counts = {
+            "games": sum(len(m["games"]) for d in document["matchdays"] for m in d["matches"]),
+            "rounds": sum(
+                len(g["rounds"])
+                for d in document["matchdays"]
+                for m in d["matches"]
+                for g in m["games"]
+            ),
+        }
+        note = f"{counts['games']} games, {counts['rounds']} rounds"
+        if "import" in only:
+            say(f"{size.label}: the floor (bulk load of the same rows)")
+            floor = measures.floor_runs(document, repeat=repeat, budget=budget)
+            say(f"{size.label}: import_competition ({note})")
+            imported = measures.import_runs(path, repeat=repeat, budget=budget)
+            if "no_triggers_s" in floor.extra:
+                note += (
+                    f"; floor without the places triggers {_duration(floor.extra['no_triggers_s'])}"
+                )
+            rows.append(_row("import_competition", koppels, imported, floor=floor, note=note))
+        elif {"rebuild", "round", "pages"} & set(only):
+            say(f"{size.label}: import_competition once (not measured)")
+            measures.import_runs(path, repeat=1, budget=0)
+        competition = Competition.objects.filter(slug=size.slug).first()
+        if competition is None:
+            continue
+        if "rebuild" in only:
+            say(f"{size.label}: standings_rebuild and its floor (one aggregate)")
+            rebuild = measures.rebuild_runs(competition, repeat=repeat)
+            aggregate = measures.aggregate_runs(competition, repeat=repeat)
+            agrees = "" if aggregate.extra["agrees"] else "; the aggregate DISAGREES with it!"
+            rows.append(
+                _row(
+                    "standings_rebuild",
+                    koppels,
+                    rebuild,
+                    floor=aggregate,
+                    note=f"floor: 1 query{agrees}",
+                )
+            )
+        if "pages" in only:
+            say(f"{size.label}: pages")
+            for page, url in measures.page_urls(competition).items():
+                runs = measures.page_runs(url, repeat=repeat)
+                ratio = None
+                if page in ("matchday", "match"):
+                    smallest_pages.setdefault(page, runs.median)
+                    ratio = runs.median / smallest_pages[page]
+                rows.append(_row(f"{page} page", koppels, runs, ratio=ratio, note=url))
+        if "round" in only:
+            say(f"{size.label}: one round → fresh standings")
+            runs = measures.round_refresh_runs(competition, repeat=repeat, seed=seed)
+            extra = runs.extra
+            rows.append(
+                _row(
+                    "one round → fresh standings",
+                    koppels,
+                    runs,
+                    note=(
+                        f"{extra['rounds_that_queued_a_refresh']} of {extra['rounds']} rounds "
+                        f"queued a refresh; slowest {extra['max_refresh_s'] * 1000:.0f} ms"
+                    ),
+                )
+            )
+    if "swiss" in only:
+        say(f"Swiss pairing, {swiss_entries} entries × {swiss_rounds} rounds")
+        runs = measures.swiss_runs(
+            swiss_entries, rounds=swiss_rounds, repeat=max(1, min(repeat, 3)), seed=seed
+        )
+        rows.append(
+            _row(
+                "Swiss pairing, slowest round",
+                None,
+                runs,
+                note=f"{swiss_entries} entries, {swiss_rounds} rounds, with and without tiebreak",
+            )
+        )
+    return {"machine": machine(), "sizes": list(sizes), "matchdays": matchdays, "rows": rows}
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    return f"{seconds * 1000:.1f} ms"
+
+
+def table_markdown(report: dict[str, Any]) -> str:
+    """The report as one markdown table, with the machine it ran on."""
+    lines = [
+        "| measure | koppels | median | runs | floor | ratio | queries | bytes | target | met |"
+        " note |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |",
+    ]
+    order = {name: n for n, name in enumerate(ROW_NAMES)}
+    rows = sorted(report["rows"], key=lambda r: (order[r["measure"]], r["koppels"] or 0))
+    for row in rows:
+        met = {True: "yes", False: "**no**", None: "—"}[row["met"]]
+        ratio = "—" if row["ratio"] is None else f"{row['ratio']:.2f}×"
+        size = "—" if row["bytes"] is None else f"{row['bytes'] / 1000:.0f} KB"
+        koppels = "—" if row["koppels"] is None else f"{row['koppels']:,}"
+        queries = "—" if row["queries"] is None else str(row["queries"])
+        lines.append(
+            f"| {row['measure']} | {koppels} | {_duration(row['median_s'])} | {row['runs']} | "
+            f"{_duration(row['floor_s'])} | {ratio} | {queries} | {size} | {row['target']} | "
+            f"{met} | {row['note']} |"
+        )
+    m = report["machine"]
+    lines.append("")
+    lines.append(
+        f"{m['date']} · {m['cores']} cores · {m['memory']} · {m['database']} · "
+        f"Python {m['python']} · DEBUG {'on' if m['debug'] else 'off'} · commit {m['commit']}"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,284 @@
+"""Query budgets of every page (issue 7): the same competition built at two sizes must cost
+the same number of queries on each page (flat), and no more than the page's budget.
+
+Every URL name of the project's own pages (`tournaments.urls`) needs a row in `BUDGETS`,
+or a place in `POST_ONLY` (write endpoints without a page of their own: they answer a
+GET with 405): a new page without a budget fails `test_every_page_has_a_budget`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import URLPattern, reverse
+
+from scoring import selectors, services
+from scoring.models import Game
+from scoring.rules import GameState, Result, RoundInput, RuleSet, RuleViolation, Side
+from scoring.services import RoundRecord
+from tests.factories import (
+    CompetitionFactory,
+    PlayerFactory,
+    TeamEntryFactory,
+    TeamFactory,
+    league_staff,
+)
+from tournaments import urls as tournament_urls
+from tournaments.models import Bye, Competition, Deduction, Match, Matchday
+
+SMALL, LARGE = 4, 24  # koppels
+MATCHDAYS = 3
+RESULTS = [Result.GEWONE_WINST] * 6 + [Result.KAP, Result.BAUNIE, Result.REDEAL]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its queries at most, whether a director must be logged in, and how its
+    URL's arguments come from the built competition."""
+
+    budget: int
+    director: bool
+    kwargs: Callable[[Built], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Built:
+    competition: Competition
+    matchday: Matchday
+    match: Match
+    game: Game
+
+
+def _slug(b: Built) -> dict[str, Any]:
+    return {"slug": b.competition.slug}
+
+
+def _matchday(b: Built) -> dict[str, Any]:
+    return {"slug": b.competition.slug, "number": b.matchday.number}
+
+
+def _match(b: Built) -> dict[str, Any]:
+    return {"slug": b.competition.slug, "match_id": b.match.pk}
+
+
+def _game(b: Built) -> dict[str, Any]:
+    return {"slug": b.competition.slug, "game_id": b.game.pk}
+
+
+def _round(b: Built) -> dict[str, Any]:
+    return {**_game(b), "round_id": b.game.rounds.order_by("number").first().pk}  # type: ignore[union-attr]
+
+
+# Budgets: the queries each page makes now (sessions and the director's permissions
+# included), with little room; they don't grow with the competition.
+BUDGETS: dict[str, Page] = {
+    "competition_list": Page(2, False, lambda b: {}),
+    "competition_detail": Page(12, False, _slug),
+    "matchday_detail": Page(8, False, _matchday),
+    "matchday_print": Page(7, False, _matchday),
+    "match_detail": Page(7, False, _match),
+    "game_detail": Page(5, False, _game),
+    "competition_manage": Page(20, True, _slug),
+    "matchday_manage": Page(22, True, _matchday),
+    "match_manage": Page(11, True, _match),
+    "game_sheet": Page(11, True, _game),
+    "round_edit": Page(12, True, _round),
+    "round_delete": Page(12, True, _round),
+    "game_history": Page(13, True, _game),
+    "match_history": Page(12, True, _match),
+}
+# Write endpoints (require_POST): their pages are the ones above.
+POST_ONLY = {
+    "match_totals",
+    "round_undo",
+    "game_totals",
+    "game_close",
+    "game_reopen",
+    "game_confirm",
+}
+
+
+def random_rounds(rng: random.Random) -> list[RoundRecord]:
+    """A valid game to 20 through the engine, without callers or tricks."""
+    state = GameState(rules=RuleSet())
+    records = []
+    while not state.finished:
+        result, side = rng.choice(RESULTS), rng.choice([Side.A, Side.B])
+        try:
+            state = state.apply(RoundInput(result=result, side=side)).state
+        except RuleViolation:
+            continue
+        records.append(RoundRecord(result=result.value, side=side.value))
+    return records
+
+
+def build(koppels: int) -> Built:
+    """A pairs competition of `koppels` + 1 entries (one bye a matchday) over three played
+    matchdays, one match forfeited, one deduction, one game left open; standings stored."""
+    rng = random.Random(koppels)
+    competition = CompetitionFactory.create(slug=f"budget-{koppels}", confirmation_required=True)
+    entries = [
+        TeamEntryFactory.create(
+            competition=competition,
+            team=TeamFactory.create(
+                player_1=PlayerFactory.create(), player_2=PlayerFactory.create()
+            ),
+        )
+        for _ in range(koppels + 1)
+    ]
+    for number in range(1, MATCHDAYS + 1):
+        matchday = Matchday.objects.create(competition=competition, number=number)
+        order = entries[:]
+        rng.shuffle(order)
+        Bye.objects.create(matchday=matchday, entry=order.pop())
+        for table, index in enumerate(range(0, len(order), 2), start=1):
+            home, away = order[index], order[index + 1]
+            assert home.team is not None and away.team is not None
+            match = Match.objects.create(matchday=matchday, home=home, away=away, table=table)
+            game = Game.objects.create(
+                match=match,
+                table=1,
+                team_a=home.team,
+                team_b=away.team,
+                seat_1=home.team.player_1,
+                seat_2=away.team.player_1,
+                seat_3=home.team.player_2,
+                seat_4=away.team.player_2,
+            )
+            if number == MATCHDAYS and table == 1:
+                continue  # left open
+            services.game_rounds_load(game_id=game.pk, rounds=random_rounds(rng))
+    first = Match.objects.filter(matchday__competition=competition).order_by("pk")[0]
+    Match.objects.filter(pk=first.pk).update(forfeit="away", forfeit_reason="no show")
+    Deduction.objects.create(
+        competition=competition, entry=entries[0], points=1, reason="late", match=first
+    )
+    services.standings_rebuild(competition_id=competition.pk)
+    matchday = competition.matchdays.get(number=2)
+    match = matchday.matches.order_by("table")[0]
+    return Built(competition, matchday, match, match.games.get())
+
+
+def page_names() -> set[str]:
+    return {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern) and p.name}
+
+
+def test_every_page_has_a_budget() -> None:
+    missing = page_names() - set(BUDGETS) - POST_ONLY
+    assert not missing, f"pages without a query budget in tests/test_query_budgets.py: {missing}"
+    assert not (set(BUDGETS) | POST_ONLY) - page_names(), "budget rows for pages that are gone"
+
+
+@pytest.fixture
+def sizes(db: None) -> tuple[Built, Built]:
+    return build(SMALL), build(LARGE)
+
+
+def queries(client: Client, url: str) -> int:
+    client.get(url)  # warm: the session, caches of the first request
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(captured.captured_queries)
+
+
+@pytest.mark.parametrize("name", sorted(BUDGETS))
+def test_page_queries_are_flat_and_in_budget(
+    name: str, sizes: tuple[Built, Built], client: Client
+) -> None:
+    page = BUDGETS[name]
+    if page.director:
+        client.force_login(league_staff())
+    counts = [queries(client, reverse(name, kwargs=page.kwargs(built))) for built in sizes]
+    assert counts[0] == counts[1], f"{name}: {counts[0]} queries at {SMALL}, {counts[1]} at {LARGE}"
+    assert counts[1] <= page.budget, f"{name}: {counts[1]} queries, budget {page.budget}"
+
+
+@pytest.mark.parametrize("query", ["", "?sort=-saldo&page=2", "?sort=entry", "?q=Player"])
+def test_standings_page_variants_are_flat(
+    query: str, sizes: tuple[Built, Built], client: Client
+) -> None:
+    counts = [
+        queries(client, reverse("competition_detail", kwargs=_slug(built)) + query)
+        for built in sizes
+    ]
+    assert counts[0] == counts[1] <= BUDGETS["competition_detail"].budget
+
+
+def test_adjustments_agree_with_the_standings_inputs(sizes: tuple[Built, Built]) -> None:
+    """The page lists adjustments without recomputing the standings: the same list."""
+    for built in sizes:
+        competition = built.competition
+        inputs = selectors.competition_standings_inputs(competition=competition)
+        assert selectors.competition_adjustments(competition=competition) == inputs.adjustments
+        ids = list(
+            Match.objects.filter(matchday__competition=competition).values_list("pk", flat=True)
+        )
+        by_match = selectors.matches_adjustments(competition=competition, match_ids=ids)
+        assert [a for rows in by_match.values() for a in rows] == [
+            a for a in inputs.adjustments if a.match_id is not None
+        ]
+        counts = selectors.competition_game_counts(competition=competition)
+        assert (counts.open_games, counts.awaiting) == (inputs.open_games, inputs.awaiting)
+
+
+def test_matchday_scores_are_the_competition_scores_of_its_matches(
+    sizes: tuple[Built, Built],
+) -> None:
+    built = sizes[1]
+    everything = selectors.competition_match_scores(competition=built.competition)
+    own = selectors.competition_match_scores(competition=built.competition, matchday=built.matchday)
+    assert own == {pk: everything[pk] for pk in built.matchday.matches.values_list("pk", flat=True)}
+    one = selectors.competition_match_scores(
+        competition=built.competition, match_ids=[built.match.pk]
+    )
+    assert one == {built.match.pk: everything[built.match.pk]}
+
+
+@pytest.mark.parametrize("query", ["?page=2", "?q=Player", "?q=1", "?q=nobody&page=3"])
+def test_matchday_page_variants_are_flat(
+    query: str, sizes: tuple[Built, Built], client: Client
+) -> None:
+    counts = [
+        queries(client, reverse("matchday_detail", kwargs=_matchday(built)) + query)
+        for built in sizes
+    ]
+    assert counts[0] == counts[1] <= BUDGETS["matchday_detail"].budget
+
+
+def test_schedule_counts_agree_with_the_match_scores(sizes: tuple[Built, Built]) -> None:
+    """The schedule counts finished matches in SQL: what the scores say match by match."""
+    for built in sizes:
+        scores = selectors.competition_match_scores(competition=built.competition)
+        for summary in selectors.competition_schedule(competition=built.competition):
+            ids = summary.matchday.matches.values_list("pk", flat=True)
+            assert summary.matches == len(ids)
+            assert summary.finished == sum(scores[pk].finished for pk in ids)
+
+
+def test_matchday_problems_match_a_full_read_of_the_season(sizes: tuple[Built, Built]) -> None:
+    """The rematch check reads only the earlier matches of today's pairs: the same
+    rematches as pairing every match of the season."""
+    for built in sizes:
+        for matchday in built.competition.matchdays.all():
+            met: dict[frozenset[int], set[int]] = {}
+            for match in Match.objects.filter(
+                matchday__competition=built.competition, matchday__number__lt=matchday.number
+            ).select_related("matchday"):
+                met.setdefault(frozenset((match.home_id, match.away_id)), set()).add(
+                    match.matchday.number
+                )
+            expected = {
+                match.pk: sorted(met[pair])
+                for match in matchday.matches.all()
+                if (pair := frozenset((match.home_id, match.away_id))) in met
+            }
+            problems = selectors.matchday_problems(matchday=matchday)
+            assert {r.match.pk: r.earlier for r in problems.rematches} == expected
