@@ -1017,19 +1017,23 @@ class StandingsSummary:
 
 def competition_standings_summary(*, competition: Competition) -> StandingsSummary:
     """`StandingsSummary` of the stored standings, in one aggregate query."""
-    found = Standing.objects.filter(competition=competition).aggregate(
-        as_of=Max("computed_at"), byes=Max("byes"), deducted=Max("deducted")
+    as_of, byes, deducted = (
+        Competition.objects.filter(pk=competition.pk)
+        .annotate(byes=Max("standings__byes"), deducted=Max("standings__deducted"))
+        .values_list("standings_computed_at", "byes", "deducted")
+        .get()
     )
-    return StandingsSummary(
-        as_of=found["as_of"], byes=bool(found["byes"]), deducted=bool(found["deducted"])
-    )
+    return StandingsSummary(as_of=as_of, byes=bool(byes), deducted=bool(deducted))
 
 
 def competition_standings_as_of(*, competition: Competition) -> datetime | None:
-    """When the stored standings were computed; None when never."""
-    stamp: datetime | None = Standing.objects.filter(competition=competition).aggregate(
-        stamp=Max("computed_at")
-    )["stamp"]
+    """When the standings were last computed (`Competition.standings_computed_at`: the
+    last rebuild, whether or not it changed a row); None when never."""
+    stamp: datetime | None = (
+        Competition.objects.filter(pk=competition.pk)
+        .values_list("standings_computed_at", flat=True)
+        .get()
+    )
     return stamp
 
 

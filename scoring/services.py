@@ -25,6 +25,7 @@ from typing import Any, ParamSpec, TypeVar, cast
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Case, F, When
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
@@ -814,8 +815,9 @@ def _standings_write(
     A row whose values are unchanged is left as it is, stamp included: after one more
     result most of a 1,000-row table stays the same, and rewriting every row took 3/4 of
     the upsert (issue 7). So `computed_at` says when a row's values were computed, and the
-    table's newest stamp (`selectors.competition_standings_as_of`) when it last changed;
-    whether it is behind is the mark's job (`Competition.standings_stale_since`).
+    table's newest stamp when it last changed; when it was last computed is
+    `Competition.standings_computed_at`, and whether it is behind is the mark's job
+    (`Competition.standings_stale_since`).
 
     PostgreSQL: one statement (each column as an array literal, `unnest`, a deleting CTE,
     INSERT … ON CONFLICT): no model instances, no per-value adaptation (`bulk_create` of
@@ -891,13 +893,18 @@ def _collector_paused() -> Iterator[None]:
 def _standings_store(competition: Competition) -> int:
     """Compute and store the standings of locked `competition`; compare-and-clear its mark."""
     seen = competition.standings_stale_since
+    now = timezone.now()
     with _collector_paused():
         rows = selectors.competition_table(competition=competition)
-        _standings_write(competition.pk, rows, timezone.now())
-    if seen is not None:
-        Competition.objects.filter(pk=competition.pk, standings_stale_since=seen).update(
-            standings_stale_since=None
-        )
+        _standings_write(competition.pk, rows, now)
+    # The stamp the page shows as "as of", and the mark compare-and-cleared: a write marked
+    # after this rebuild started (a new value) stays owed.
+    Competition.objects.filter(pk=competition.pk).update(
+        standings_computed_at=now,
+        standings_stale_since=Case(
+            When(standings_stale_since=seen, then=None), default=F("standings_stale_since")
+        ),
+    )
     return len(rows)
 
 
@@ -965,5 +972,5 @@ def standings_catch_up(*, competition: Competition) -> bool:
     except Exception:
         logger.exception("stale standings of competition %s not rebuilt", competition.pk)
         return False
-    competition.refresh_from_db(fields=["standings_stale_since"])
+    competition.refresh_from_db(fields=["standings_stale_since", "standings_computed_at"])
     return True

@@ -221,6 +221,11 @@ class Competition(models.Model):
     standings_stale_since = models.DateTimeField(
         _("standings owe a refresh since"), null=True, blank=True, editable=False
     )
+    # When the last rebuild ran (it rewrites only the rows that changed, so the rows' own
+    # stamps say when each changed): what the standings page's "as of" shows.
+    standings_computed_at = models.DateTimeField(
+        _("standings computed at"), null=True, blank=True, editable=False
+    )
 
     # Who was made director, and who changed a rule: the audit trail of the competition.
     history = HistoricalRecords(m2m_fields=[directors])

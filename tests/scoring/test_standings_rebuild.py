@@ -200,3 +200,20 @@ def test_a_broker_that_is_down_loses_no_result(
             )
     assert game.rounds.count() == 4
     assert "standings_refresh not queued" in caplog.text
+
+
+def test_as_of_is_the_last_rebuild_even_when_no_row_changed(db):
+    """The rebuild rewrites only rows that changed (issue 7), so the page's "as of" comes
+    from `Competition.standings_computed_at`, stamped by every rebuild."""
+    from scoring import selectors
+
+    competition = CompetitionFactory.create()
+    finished_game(competition)
+    standings_rebuild(competition_id=competition.pk)
+    first = selectors.competition_standings_as_of(competition=competition)
+    row_stamps = sorted(Standing.objects.values_list("computed_at", flat=True))
+    standings_rebuild(competition_id=competition.pk)
+    second = selectors.competition_standings_as_of(competition=competition)
+    assert first is not None and second is not None and second > first
+    assert sorted(Standing.objects.values_list("computed_at", flat=True)) == row_stamps
+    assert selectors.competition_standings_summary(competition=competition).as_of == second

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             raise CommandError(f"No competition with slug “{options['slug']}”.") from None
         if options["refresh"]:
             standings_rebuild(competition_id=competition.pk)
-            competition.refresh_from_db(fields=["standings_stale_since"])
+            competition.refresh_from_db(fields=["standings_stale_since", "standings_computed_at"])
         standings = list(selectors.competition_standings(competition=competition))
         if competition.standings_stale_since is not None:
             # stderr: a script reading the csv/json on stdout still gets clean data.
