@@ -2,12 +2,13 @@
 
     DATABASE_URL=postgres://…/NAME CELERY_BROKER_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python -m benchmarks.load [--koppels 1000] [--scorers 50] [--rounds 20]
-        [--workers 5] [--concurrency 2] [--json FILE]
+        [--workers 5] [--concurrency 2] [--pause 5] [--fresh] [--json FILE]
 
 What runs: gunicorn (troefclub.wsgi, `--workers` sync workers) and one `celery worker`
 against Redis, both on a PostgreSQL database `<NAME>_load` next to DATABASE_URL's (made and
 migrated when missing, kept between runs) holding the generated competition of `--koppels`
-koppels × 15 matchdays (`benchmarks.generate`, imported once). Each run adds a matchday
+koppels × 15 matchdays (`benchmarks.generate`, imported once; `--fresh` drops the
+database first, e.g. after a migration was changed). Each run adds a matchday
 with one open game per scorer (the previous run's is deleted first), and a director
 account per scorer, logged in server-side (a session made with the test client's
 `force_login`: django-axes guards the login form, and the password check is not what is
@@ -16,7 +17,10 @@ measured).
 Each scorer is an asyncio task with its own httpx client and cookies: it opens its sheet
 (GET) and enters `--rounds` rounds, each a POST of the sheet's round form as htmx sends it
 (every input of `#round-form` with the values the page gave, the chosen result and koppel,
-the CSRF token; header `HX-Request`), reading the next round number from the answer. The
+the CSRF token; header `HX-Request`), reading the next round number from the answer. Before each round a scorer waits
+`--pause` seconds on average (0.5× to 1.5×, seeded): a table enters a deal every minute or
+so, so 5 s is ten times a real hall's pace; `--pause 0` posts flat out, which measures
+what the machine saturates at rather than what a club evening sees. The
 rounds are drawn (seeded) through the rules engine so that each game ends exactly at its
 last round: every scorer's last round queues a refresh that matters.
 
@@ -181,13 +185,16 @@ def database_url_for_load(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(path="/" + name)), name
 
 
-def database_ensure(url: str, name: str) -> None:
-    """Create the load database when it is missing (connected to `postgres`)."""
+def database_ensure(url: str, name: str, *, fresh: bool) -> None:
+    """Create the load database when it is missing (connected to `postgres`); with
+    `fresh`, drop it first."""
     import psycopg
 
     parts = urlsplit(url)
     maintenance = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(maintenance, autocommit=True) as conn:
+        if fresh:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             return
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -199,6 +206,7 @@ class Scorer:
     sheet_url: str
     cookie: tuple[str, str]  # the session cookie: name, value
     rounds: list[dict[str, str]]
+    pauses: list[float] = field(default_factory=list)  # seconds before each round
 
 
 def game_ending_at(rounds: int, rng: random.Random) -> list[dict[str, str]]:
@@ -302,6 +310,8 @@ class Tally:
 async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore) -> None:
     import httpx
 
+    # The gate bounds the open connections; a scorer's pauses are spent holding it, as a
+    # table keeps its phone's connection while the next deal is played.
     async with gate, httpx.AsyncClient(base_url=base, timeout=60) as client:
         client.cookies.set(*scorer.cookie)
         started = time.perf_counter()
@@ -312,6 +322,8 @@ async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore
             return
         html = response.text
         for number, rnd in enumerate(scorer.rounds, start=1):
+            if scorer.pauses:
+                await asyncio.sleep(scorer.pauses[number - 1])
             try:
                 form = round_form(html)
             except ValueError as exc:
@@ -407,15 +419,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
     parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=5.0,
+        help="mean seconds a scorer waits before each round (drawn between 0.5× and 1.5×; "
+        "a real table takes a minute or more a deal); 0: flat out, the saturation run",
+    )
     parser.add_argument("--lag-timeout", type=float, default=600)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
+    parser.add_argument(
+        "--fresh", action="store_true", help="drop the load database first (made anew)"
+    )
     args = parser.parse_args(argv)
 
     url, broker = os.environ.get("DATABASE_URL", ""), os.environ.get("CELERY_BROKER_URL", "")
     if not url.startswith(("postgres://", "postgresql://")) or not broker.startswith("redis"):
         raise SystemExit("set DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis)")
     load_url, name = database_url_for_load(url)
-    database_ensure(url, name)
+    database_ensure(url, name, fresh=args.fresh)
     env = {
         **os.environ,
         "DATABASE_URL": load_url,
@@ -442,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     competition_id, scorers = prepare(
         koppels=args.koppels, scorers=args.scorers, rounds=args.rounds, seed=args.seed
     )
+    pacing = random.Random(args.seed + 1)
+    for scorer in scorers:
+        scorer.pauses = [args.pause * pacing.uniform(0.5, 1.5) for _ in scorer.rounds]
     game_ids = [s.game_id for s in scorers]
     redis.Redis.from_url(broker).delete("celery", "unacked", "unacked_index")  # a clean start
 
@@ -540,6 +565,7 @@ def _report(
         "koppels": args.koppels,
         "scorers": args.scorers,
         "rounds_each": args.rounds,
+        "pause_s": args.pause,
         "gunicorn_workers": args.workers,
         "celery_concurrency": args.concurrency,
         "requests": len(every),
@@ -568,6 +594,8 @@ def _markdown(r: dict[str, Any]) -> str:
     def seconds(value: float | None) -> str:
         return "never (timed out)" if value is None else f"{value:.1f} s"
 
+    pace = f"about {r['pause_s']:g} s between rounds" if r["pause_s"] else "flat out"
+
     return "\n".join(
         [
             "| scorers × rounds | requests | p50 | p95 | max | errors | peak queue "
@@ -575,7 +603,9 @@ def _markdown(r: dict[str, Any]) -> str:
             "| queue drained | target met |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
             f"| {r['scorers']} × {r['rounds_each']} ({r['koppels']:,} koppels, "
-            f"{r['gunicorn_workers']} gunicorn workers) | {r['requests']} "
+            f"{r['gunicorn_workers']} gunicorn workers, "
+            f"{pace}) "
+            f"| {r['requests']} "
             f"| {r['p50_ms']:.0f} ms | {r['p95_ms']:.0f} ms | {r['max_ms']:.0f} ms "
             f"| {r['errors']} | {r['peak_queue']} | {seconds(r['standings_lag_s'])} "
             f"| {seconds(r['max_stale_during_run_s'])} | {seconds(r['queue_drained_s'])} "
