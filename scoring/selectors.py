@@ -51,6 +51,7 @@ from scoring.rules import (
     replay,
     sitting_koppels_violations,
 )
+from scoring.rules.standings import OutcomeRow
 from tournaments.models import (
     Bye,
     Competition,
@@ -144,17 +145,21 @@ def competition_entry_ids(*, competition: Competition) -> list[int]:
     The name is `str(entry)` spelled out (`Entry.__str__`, `Team.__str__`): a koppel's own
     name, else "player 1 & player 2"; a club's name.
     """
-    rows = Entry.objects.filter(competition=competition).values_list(
+    names = _entry_sort_names(Entry.objects.filter(competition=competition))
+    return [pk for _key, pk in sorted((natural_key(name), pk) for pk, name in names.items())]
+
+
+def _entry_sort_names(entries: QuerySet[Entry] | list[int]) -> dict[int, str]:
+    """`str(entry)` by id for `entries` (a queryset, or ids), from one query of names."""
+    if not isinstance(entries, QuerySet):
+        entries = Entry.objects.filter(pk__in=entries)
+    rows = entries.values_list(
         "pk", "team_id", "team__name", "team__player_1__name", "team__player_2__name", "club__name"
     )
-    named = [
-        (
-            natural_key((team_name or f"{first} & {second}") if team_id is not None else str(club)),
-            pk,
-        )
+    return {
+        pk: (team_name or f"{first} & {second}") if team_id is not None else str(club)
         for pk, team_id, team_name, first, second, club in rows
-    ]
-    return [pk for _key, pk in sorted(named)]
+    }
 
 
 class MatchScore(NamedTuple):
@@ -385,6 +390,64 @@ def competition_match_sums(*, competition: Competition) -> dict[int, MatchScore]
     return scores
 
 
+def competition_match_outcomes(*, competition: Competition) -> list[OutcomeRow]:
+    """The finished matches of a competition as the standings count them, in one statement:
+    the games summed per match, the match's own columns, and which matches count, all done
+    by the database; a row a match, in no given order, with a `MatchOutcome`'s fields in
+    its order (`compute_standings` takes them as they are; issue 7: summing, then filtering
+    7,500 `MatchScore`s in Python took most of a rebuild at 1,000 koppels).
+
+    The same outcomes `competition_standings_inputs` makes from `competition_match_sums`,
+    ineligible players aside (the caller keeps that rule's path, `competition_table`): a
+    match counts once it is forfeited (the competition's forfeit score, its games' kaps and
+    baunies still counted), has reported totals (those, and no kaps or baunies), or has
+    games that are all over (and confirmed, when the competition asks for it).
+    """
+    matches, matchdays = Match._meta.db_table, Matchday._meta.db_table
+    games = Game._meta.db_table
+    reported = "m.total_home IS NOT NULL AND m.total_away IS NOT NULL"
+
+    def summed(column: str, side: str) -> str:
+        first, second = ("a", "b") if side == "home" else ("b", "a")
+        return (
+            f"COALESCE(SUM(CASE WHEN g.a_is_home THEN g.{column}_{first}"
+            f" ELSE g.{column}_{second} END), 0)"
+        )
+
+    def points(side: str) -> str:
+        # Not forfeited: the reported total, else the games' sum; forfeited: the forfeit
+        # score to the winner or to the side that forfeits (`forfeit_score`).
+        other = "away" if side == "home" else "home"
+        return (
+            f"CASE WHEN m.forfeit = '' THEN CASE WHEN {reported} THEN m.total_{side}"
+            f" ELSE {summed('score', side)} END WHEN m.forfeit = '{other}' THEN %s ELSE %s END"
+        )
+
+    def counted(column: str, side: str) -> str:
+        return f"CASE WHEN m.forfeit = '' AND {reported} THEN 0 ELSE {summed(column, side)} END"
+
+    pending = "g.status = %s"
+    statuses: list[str] = [Game.Status.OPEN]
+    if competition.confirmation_required:
+        pending += " OR (g.status IN (%s, %s) AND g.confirmed_at IS NULL)"
+        statuses += [Game.Status.FINISHED, Game.Status.CLOSED]
+    win, lose = competition.forfeit_score_for, competition.forfeit_score_against
+    sql = (
+        f"SELECT m.home_id, m.away_id, {points('home')}, {points('away')}, "
+        f"{counted('kaps', 'home')}, {counted('kaps', 'away')}, "
+        f"{counted('baunies', 'home')}, {counted('baunies', 'away')}, "
+        "CASE WHEN m.forfeit = '' THEN NULL ELSE m.forfeit END "
+        f"FROM {matches} m JOIN {matchdays} d ON d.id = m.matchday_id "
+        f"LEFT JOIN {games} g ON g.match_id = m.id "
+        "WHERE d.competition_id = %s GROUP BY m.id "
+        f"HAVING m.forfeit <> '' OR ({reported}) OR (COUNT(g.id) > 0"
+        f" AND SUM(CASE WHEN {pending} THEN 1 ELSE 0 END) = 0)"
+    )
+    with connections[Match.objects.db].cursor() as cursor:
+        cursor.execute(sql, [win, lose, win, lose, competition.pk, *statuses])
+        return cursor.fetchall()
+
+
 @dataclass(frozen=True, slots=True)
 class Adjustment:
     """A forfeit or a deduction shown under the standings, with its reason.
@@ -400,6 +463,11 @@ class Adjustment:
     match_id: int | None = None
 
 
+def competition_ineligible_players_apply(competition: Competition) -> bool:
+    """Whether the ineligible-players rule applies: a club competition requiring squads."""
+    return competition.kind == Competition.Kind.CLUBS and competition.squads_required
+
+
 def competition_ineligible_players(
     *, competition: Competition, match_ids: Iterable[int] | None = None
 ) -> dict[int, dict[str, list[str]]]:
@@ -409,7 +477,7 @@ def competition_ineligible_players(
     "away"), the names of the ineligible players, in three queries. `match_ids` narrows
     it to those matches (a matchday or match page); None: every match.
     """
-    if competition.kind != Competition.Kind.CLUBS or not competition.squads_required:
+    if not competition_ineligible_players_apply(competition):
         return {}
     on_squad = set(
         SquadMember.objects.filter(season=competition.season).values_list(
@@ -566,25 +634,8 @@ def competition_standings_inputs(
                 forfeit=forfeit or None,
             )
         )
-    byes = [
-        ByeOutcome(
-            entry=entry_id,
-            result=competition.bye_result,
-            points_for=competition.bye_score_for,
-            points_against=competition.bye_score_against,
-        )
-        for entry_id in Bye.objects.filter(matchday__competition=competition)
-        .filter(Exists(matchday_results(matchday=OuterRef("matchday"))))
-        .values_list("entry_id", flat=True)
-    ]
-    # A voided deduction counts no more (and is not listed): its row stays for the audit.
-    for entry_id, points, reason, match_id in (
-        Deduction.objects.filter(competition=competition, voided_at__isnull=True)
-        .order_by("created_at")
-        .values_list("entry_id", "points", "reason", "match_id")
-    ):
-        deductions[entry_id] += points
-        adjustments.append(Adjustment(entry_id, "deduction", points, reason, match_id))
+    byes = _played_byes(competition)
+    _add_deductions(competition, deductions, adjustments)
     return StandingsInputs(
         outcomes,
         byes,
@@ -593,6 +644,72 @@ def competition_standings_inputs(
         open_games=sum(score.open_games for score in scores.values()),
         awaiting=sum(score.awaiting for score in scores.values()),
     )
+
+
+def _played_byes(competition: Competition) -> list[ByeOutcome]:
+    """The byes that count: their matchday is played (`matchday_results`: a match with a
+    forfeit, reported totals or a game over), in no given order.
+
+    `matchday_results` spelled out in SQL: its ORM form took 2 ms to compile, five times
+    what the query takes to run (issue 7)."""
+    byes, matchdays = Bye._meta.db_table, Matchday._meta.db_table
+    matches, games = Match._meta.db_table, Game._meta.db_table
+    sql = (
+        f"SELECT b.entry_id FROM {byes} b JOIN {matchdays} d ON d.id = b.matchday_id"
+        f" WHERE d.competition_id = %s AND EXISTS (SELECT 1 FROM {matches} m"
+        " WHERE m.matchday_id = b.matchday_id AND (m.forfeit <> '' OR m.total_home IS NOT NULL"
+        f" OR EXISTS (SELECT 1 FROM {games} g WHERE g.match_id = m.id AND g.status <> %s)))"
+    )
+    with connections[Bye.objects.db].cursor() as cursor:
+        cursor.execute(sql, [competition.pk, Game.Status.OPEN])
+        rows = cursor.fetchall()
+    return [
+        ByeOutcome(
+            entry=entry_id,
+            result=competition.bye_result,
+            points_for=competition.bye_score_for,
+            points_against=competition.bye_score_against,
+        )
+        for (entry_id,) in rows
+    ]
+
+
+def _add_deductions(
+    competition: Competition, deductions: dict[int, int], adjustments: list[Adjustment]
+) -> None:
+    """Add the competition's deductions to `deductions` (points by entry) and list them."""
+    # A voided deduction counts no more (and is not listed): its row stays for the audit.
+    for entry_id, points, reason, match_id in (
+        Deduction.objects.filter(competition=competition, voided_at__isnull=True)
+        .order_by("created_at")
+        .values_list("entry_id", "points", "reason", "match_id")
+    ):
+        deductions[entry_id] += points
+        adjustments.append(Adjustment(entry_id, "deduction", points, reason, match_id))
+
+
+def _natural_order(rows: list[StandingRow]) -> list[StandingRow]:
+    """`rows` (ranked, entries tied on every key in any order) with each tie in natural
+    name order, then id: the order `compute_standings` keeps given `competition_entry_ids`.
+
+    Only the tied entries' names are read and keyed (one query, none without a tie): sorting
+    all 1,000 names by `natural_key` took a fifth of a rebuild (issue 7)."""
+    ranks: dict[int, list[int]] = defaultdict(list)
+    for index, row in enumerate(rows):
+        ranks[row.rank].append(index)
+    ties = [indexes for indexes in ranks.values() if len(indexes) > 1]
+    if not ties:
+        return rows
+    names = _entry_sort_names([cast(int, rows[index].entry) for tie in ties for index in tie])
+    ordered = list(rows)
+    for tie in ties:
+        tied = sorted(
+            (rows[index] for index in tie),
+            key=lambda row: (natural_key(names[cast(int, row.entry)]), row.entry),
+        )
+        for index, row in zip(tie, tied, strict=True):
+            ordered[index] = row
+    return ordered
 
 
 def competition_table(
@@ -606,14 +723,30 @@ def competition_table(
     database refused it, issue 6) is left out and logged, not an error: one bad row must
     not stop the whole table. `manage.py check_results` and the matchday page list it.
     """
-    entries = competition_entry_ids(competition=competition)
-    inputs = competition_standings_inputs(competition=competition)
+    # Entries by id: the ties are put in name order afterwards (`_natural_order`).
+    entries = list(
+        Entry.objects.filter(competition=competition).order_by("pk").values_list("pk", flat=True)
+    )
+    found: Sequence[MatchOutcome | OutcomeRow]
+    deductions_found: dict[int, int]
+    if competition_ineligible_players_apply(competition):
+        # The ineligible-players rule reads every game's players: the slower path, for club
+        # competitions (a few dozen entries at most).
+        inputs = competition_standings_inputs(competition=competition)
+        found, byes_found, deductions_found = inputs.outcomes, inputs.byes, inputs.deductions
+    else:
+        found = competition_match_outcomes(competition=competition)
+        byes_found = _played_byes(competition)
+        deductions_found = defaultdict(int)
+        _add_deductions(competition, deductions_found, [])
     ours = set(entries)
-    outcomes = [o for o in inputs.outcomes if o.home in ours and o.away in ours]
-    byes = [bye for bye in inputs.byes if bye.entry in ours]
-    deductions = {entry: points for entry, points in inputs.deductions.items() if entry in ours}
+    outcomes: Sequence[MatchOutcome | OutcomeRow] = found
+    if not (ours.issuperset(row[0] for row in found) and ours.issuperset(row[1] for row in found)):
+        outcomes = [row for row in found if row[0] in ours and row[1] in ours]
+    byes = [bye for bye in byes_found if bye.entry in ours]
+    deductions = {entry: points for entry, points in deductions_found.items() if entry in ours}
     if len(outcomes) + len(byes) + len(deductions) < (
-        len(inputs.outcomes) + len(inputs.byes) + len(inputs.deductions)
+        len(found) + len(byes_found) + len(deductions_found)
     ):
         logger.warning(
             "standings of %s leave out results of entries of another competition "
@@ -621,7 +754,7 @@ def competition_table(
             competition.slug,
             competition.slug,
         )
-    return compute_standings(
+    rows = compute_standings(
         entries,
         outcomes,
         scheme=competition.points_scheme,
@@ -629,6 +762,7 @@ def competition_table(
         byes=byes,
         deductions=deductions,
     )
+    return _natural_order(rows)
 
 
 def match_adjustments(
@@ -833,9 +967,10 @@ class MatchdayProblems:
 
 
 def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
-    """The problems of one matchday, in four queries (entries, its matches, the earlier
-    matches of its pairs, byes), and one more for entries of another competition when
-    there are any.
+    """The problems of one matchday, in four queries (entry ids, its matches, the earlier
+    matches of its pairs, byes), and one more for the names of the entries it lists (of
+    another competition too) when there are any: a 1,000-koppel matchday names none of its
+    fine ones (issue 7).
 
     A rematch is a pairing of two entries that met on an earlier matchday (in a double round
     robin: met twice already); a repeat bye one for an entry that had a bye on an earlier
@@ -846,8 +981,7 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
     """
     competition = matchday.competition
     allowed = 2 if competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN else 1
-    entries = competition_entries(competition=competition)
-    by_id = {entry.pk: entry for entry in entries}
+    entry_ids = list(competition.entries.values_list("pk", flat=True))
     todays = Match.objects.filter(matchday=matchday)
     matches = list(todays.order_by("table", "pk"))
     # Only the earlier matches of a pair that plays today, either way round: a few rows,
@@ -881,16 +1015,8 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
             had_bye[bye.entry_id].append(bye.matchday.number)
     playing = [(match.home_id, match.away_id) for match in matches]
     resting = [bye.entry_id for bye in byes]
-    places = list(matchday_places_violations(playing, resting, entries=by_id.keys()))
+    places = list(matchday_places_violations(playing, resting, entries=frozenset(entry_ids)))
     others = {v.params["entry"] for v in places if v.code == "entry_other_competition"}
-    named = dict(by_id)
-    if others:
-        foreign = Entry.objects.filter(pk__in=others).select_related(*ENTRY_JOINS)
-        named.update((entry.pk, entry) for entry in foreign)
-    for match in matches:
-        match.home, match.away = named[match.home_id], named[match.away_id]
-    for bye in byes:
-        bye.entry = named[bye.entry_id]
     busy = {bye.entry_id for bye in byes}
     for match in matches:
         busy |= {match.home_id, match.away_id}
@@ -905,9 +1031,27 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
         if len(numbers := had_bye[bye.entry_id]) >= allowed
     ]
     twice = dict.fromkeys(v.params["entry"] for v in places if v.code == "entry_twice_on_matchday")
+    without_table = [match for match in matches if match.table is None]
+    # Names only for what is listed: the matches and byes named, the entries left out.
+    listed = [*(rematch.match for rematch in rematches), *without_table]
+    left_out_ids = [pk for pk in entry_ids if pk not in busy]
+    wanted = {*left_out_ids, *others, *twice, *(bye.entry_id for bye in byes)}
+    wanted |= {pk for match in listed for pk in (match.home_id, match.away_id)}
+    named = (
+        {e.pk: e for e in Entry.objects.filter(pk__in=wanted).select_related(*ENTRY_JOINS)}
+        if wanted
+        else {}
+    )
+    for match in listed:
+        match.home, match.away = named[match.home_id], named[match.away_id]
+    for bye in byes:
+        bye.entry = named[bye.entry_id]
+    left_out = sorted(
+        (named[pk] for pk in left_out_ids), key=lambda entry: (natural_key(str(entry)), entry.pk)
+    )
     return MatchdayProblems(
-        left_out=[entry for entry in entries if entry.pk not in busy],
-        without_table=[match for match in matches if match.table is None],
+        left_out=left_out,
+        without_table=without_table,
         rematches=rematches,
         repeat_byes=repeat_byes,
         foreign=[named[entry_id] for entry_id in sorted(others)],

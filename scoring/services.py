@@ -21,7 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial, wraps
-from typing import Any, ParamSpec, TypeVar, cast
+from operator import attrgetter
+from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -839,25 +840,31 @@ def _standings_write(
         f" WHERE ({stored}) {differs} ({computed})"
     )
     stamp = connection.ops.adapt_datetimefield_value(computed_at)
-    values = [
-        (cast(int, row.entry), *(getattr(row, name) for name in STANDING_COLUMNS)) for row in rows
-    ]
+    values = list(map(attrgetter("entry", *STANDING_COLUMNS), rows))
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             # Each column as one array literal ("{3,1,NULL}"): psycopg adapting 16,000 Python
-            # ints one by one took longer than the upsert itself.
+            # ints one by one took longer than the upsert itself. The values are ints or None
+            # (head_to_head), so "None" is only ever a whole element.
             arrays = [
-                "{" + ",".join("NULL" if value is None else str(value) for value in column) + "}"
+                "{" + ",".join(map(str, column)).replace("None", "NULL") + "}"
                 for column in zip(*values, strict=True)
             ] or ["{}"] * (len(columns) + 1)
             unnest = ", ".join(["%s::integer[]"] * len(arrays))
+            # The unchanged rows are left out by one hash join with the stored rows before
+            # the upsert: ON CONFLICT finding and skipping them one by one took 4.6 µs a row
+            # (issue 7). The upsert's own filter stays for a row stored meanwhile.
+            old = ", ".join(f"old.{column}" for column in columns)
+            fresh = ", ".join(f"new.{column}" for column in columns)
             cursor.execute(
                 f"WITH new (entry_id, {names}) AS (SELECT * FROM unnest({unnest})), "
                 f"gone AS (DELETE FROM {table} WHERE competition_id = %s"
                 " AND entry_id NOT IN (SELECT entry_id FROM new)) "
                 f"INSERT INTO {table} (competition_id, computed_at, entry_id, {names}) "
-                f"SELECT %s, %s, new.* FROM new {upsert}",
-                [*arrays, competition_id, competition_id, stamp],
+                f"SELECT %s, %s, new.* FROM new LEFT JOIN {table} old"
+                " ON old.competition_id = %s AND old.entry_id = new.entry_id"
+                f" WHERE old.entry_id IS NULL OR ({old}) IS DISTINCT FROM ({fresh}) {upsert}",
+                [*arrays, competition_id, competition_id, stamp, competition_id],
             )
             return
         Standing.objects.filter(competition_id=competition_id).exclude(

@@ -30,6 +30,7 @@ from tests.factories import (
     TeamFactory,
     league_staff,
 )
+from tournaments import director_views
 from tournaments import urls as tournament_urls
 from tournaments.models import Bye, Competition, Deduction, Match, Matchday
 
@@ -251,6 +252,24 @@ def test_matchday_page_variants_are_flat(
         for built in sizes
     ]
     assert counts[0] == counts[1] <= BUDGETS["matchday_detail"].budget
+
+
+@pytest.mark.parametrize("typed", [False, True], ids=["selects", "typed"])
+@pytest.mark.parametrize("query", ["", "?page=2", "?q=Player", "?q=1"])
+def test_director_matchday_page_variants_are_flat(
+    query: str, typed: bool, sizes: tuple[Built, Built], client: Client, monkeypatch: Any
+) -> None:
+    """The director's matchday page a few matches a page, with its forms' selects (a club
+    evening) or, past `ENTRY_SELECT_MAX`, typed entries and one shared list of them."""
+    monkeypatch.setattr(director_views, "MATCHES_PER_PAGE", 3)
+    if typed:
+        monkeypatch.setattr(director_views, "ENTRY_SELECT_MAX", 0)
+    client.force_login(league_staff())
+    counts = [
+        queries(client, reverse("matchday_manage", kwargs=_matchday(built)) + query)
+        for built in sizes
+    ]
+    assert counts[0] == counts[1] <= BUDGETS["matchday_manage"].budget
 
 
 def test_schedule_counts_agree_with_the_match_scores(sizes: tuple[Built, Built]) -> None:

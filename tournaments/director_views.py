@@ -15,12 +15,15 @@ with the page as it is now.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.db.models import Exists, OuterRef
+from django.core.paginator import Paginator
+from django.db.models import Count, Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
@@ -36,6 +39,8 @@ from scoring.tokens import deductions_token, deductions_token_of, match_token, m
 from scoring.views import denied
 from tournaments import services
 from tournaments.forms import (
+    ENTRY_LIST_ID,
+    ENTRY_SELECT_MAX,
     ClubLineupForm,
     DeductionForm,
     DeductionVoidForm,
@@ -48,11 +53,16 @@ from tournaments.forms import (
     SwapForm,
     SwissPairForm,
     TableMoveForm,
+    entry_choices,
+    entry_suggestions,
 )
-from tournaments.models import Bye, Competition, Match, Matchday
+from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from tournaments.schedules import away_place
+from tournaments.tables import page_links
 from tournaments.views import (
     ENTRY_JOINS,
+    MATCHES_PER_PAGE,
+    SEARCH_MAX_LENGTH,
     capped_text,
     match_adjustment_lines,
     match_for,
@@ -365,21 +375,32 @@ def competition_manage(request: HttpRequest, slug: str) -> HttpResponse:
 # ================================================================ one matchday
 
 
-def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
-    """A matchday for its director: matches with tables, reasons and scores, byes, problems."""
+def matchday_context(
+    matchday: Matchday, *, page_number: str | None = None, search: str = "", **extra: Any
+) -> dict[str, Any]:
+    """A matchday for its director: matches with tables, reasons and scores, a page at a
+    time (`MATCHES_PER_PAGE`; `search` finds a table or a koppel as on the public page),
+    byes, problems, and the forms. Reads only the shown matches' games (issue 7).
+
+    A competition of more than `ENTRY_SELECT_MAX` entries gets forms that take entries and
+    matches typed, with one shared list of suggestions, instead of a select of every entry
+    in each form: at 1,000 koppels those were 4,500 options.
+    """
     competition = matchday.competition
-    scores = selectors.competition_match_scores(competition=competition, matchday=matchday)
-    matches = list(matchday.matches.select_related(*ENTRY_JOINS).order_by("table", "pk"))
+    page = Paginator(
+        selectors.matchday_matches(matchday=matchday, search=search), MATCHES_PER_PAGE
+    ).get_page(page_number)
+    matches = list(page.object_list)
+    ids = [match.pk for match in matches]
+    scores = selectors.competition_match_scores(competition=competition, match_ids=ids)
     sheets = dict(
-        Game.objects.filter(match__matchday=matchday, sitting=1)
+        Game.objects.filter(match_id__in=ids, sitting=1)
         .order_by("match_id", "-table")
         .values_list("match_id", "pk")
     )
     adjustments = match_adjustment_lines(
         matches,
-        selectors.matches_adjustments(
-            competition=competition, match_ids=[match.pk for match in matches], scores=scores
-        ),
+        selectors.matches_adjustments(competition=competition, match_ids=ids, scores=scores),
     )
     rows: list[dict[str, Any]] = [
         {
@@ -400,35 +421,74 @@ def matchday_context(matchday: Matchday, **extra: Any) -> dict[str, Any]:
     is_last = getattr(matchday, "is_last", None)  # annotated by `matchday_manage`'s lookup
     if is_last is None:
         is_last = not competition.matchdays.filter(number__gt=matchday.number).exists()
-    pairings_seen = matchday_token_of(matches, byes)
+    scalable = _scalable(matchday)
+    # The whole matchday's pairings, not only the page's: a swap checks them all.
+    pairings_seen = matchday_token_of(
+        Match.objects.filter(matchday=matchday).only("pk", "home_id", "away_id", "table"), byes
+    )
+    # Small: one read of the entries for the four selects; big: typed, with suggestions.
+    choices = None if scalable else entry_choices(competition)
     context: dict[str, Any] = {
         "competition": competition,
         "matchday": matchday,
         "rows": rows,
+        "page": page,
+        "page_links": page_links(page),
+        "search": search,
         "byes": [(bye, pairing_reason_message(bye.reason)) for bye in byes],
         "problems": selectors.matchday_problems(matchday=matchday),
-        # `matchday_delete` decides; this only offers the button where it would go ahead.
-        "can_delete": is_last and not any(row["has_results"] for row in rows),
+        # `matchday_delete` decides; this only offers the button where it would go ahead
+        # (its test of results, on every match of the matchday, not only the page's).
+        "can_delete": is_last
+        and not selectors.result_holders(Matchday.objects.filter(pk=matchday.pk)).exists(),
         "is_last": is_last,
+        "scalable": scalable,
+        # Called by the template only when it renders the whole page: an htmx answer swaps
+        # `#matchday` and keeps the list the page has.
+        "entry_suggestions": functools.partial(entry_suggestions, competition)
+        if scalable
+        else None,
+        "entry_list_id": ENTRY_LIST_ID,
         "swap_form": SwapForm(
             competition=competition,
             prefix="swap",
             initial={"seen": pairings_seen},
+            scalable=scalable,
+            choices=choices,
         ),
-        "move_form": TableMoveForm(matchday=matchday, prefix="move"),
-        "add_form": MatchAddForm(competition=competition, prefix="add"),
+        "move_form": TableMoveForm(matchday=matchday, prefix="move", scalable=scalable),
+        "add_form": MatchAddForm(
+            competition=competition, prefix="add", scalable=scalable, choices=choices
+        ),
     }
     context.update(extra)
     return context
 
 
+def _scalable(matchday: Matchday) -> bool:
+    """Whether the matchday's forms take entries typed (more than `ENTRY_SELECT_MAX`
+    entries): the same answer for the page and for the post it sends."""
+    count = getattr(matchday, "entry_count", None)  # annotated by `matchday_manage`'s lookup
+    if count is None:
+        count = matchday.competition.entries.count()
+    return bool(count > ENTRY_SELECT_MAX)
+
+
 def _matchday_response(
     request: HttpRequest, matchday: Matchday, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
+    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     return render_page(
         request,
         "tournaments/matchday_manage.html",
-        matchday_context(matchday, **extra),
+        matchday_context(
+            matchday,
+            page_number=request.GET.get("page"),
+            search=search,
+            # The forms post back to the list as shown (its `page` and `q`).
+            manage_url=request.get_full_path(),
+            **extra,
+        ),
         partial="matchday",
         status=status,
     )
@@ -478,11 +538,20 @@ def _matchday_done(
     messages.add_message(request, level, text)
     if request.htmx:  # type: ignore[attr-defined]
         return _matchday_response(request, matchday)
-    return redirect("matchday_manage", slug=matchday.competition.slug, number=matchday.number)
+    url = reverse(
+        "matchday_manage", kwargs={"slug": matchday.competition.slug, "number": matchday.number}
+    )
+    # Back to the page of the list the form was sent from (its `page` and `q`).
+    return redirect(f"{url}?{request.GET.urlencode()}" if request.GET else url)
 
 
 def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
-    form = SwapForm(request.POST, competition=matchday.competition, prefix="swap")
+    form = SwapForm(
+        request.POST,
+        competition=matchday.competition,
+        prefix="swap",
+        scalable=_scalable(matchday),
+    )
     if form.is_valid():
         entry_a, entry_b = form.cleaned_data["entry_a"], form.cleaned_data["entry_b"]
         try:
@@ -512,7 +581,9 @@ def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
 
 
 def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
-    form = TableMoveForm(request.POST, matchday=matchday, prefix="move")
+    form = TableMoveForm(
+        request.POST, matchday=matchday, prefix="move", scalable=_scalable(matchday)
+    )
     if form.is_valid():
         try:
             match = services.match_table_move(
@@ -532,7 +603,12 @@ def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
 
 
 def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
-    form = MatchAddForm(request.POST, competition=matchday.competition, prefix="add")
+    form = MatchAddForm(
+        request.POST,
+        competition=matchday.competition,
+        prefix="add",
+        scalable=_scalable(matchday),
+    )
     if form.is_valid():
         before = _problem_keys(matchday)
         try:
@@ -635,8 +711,17 @@ def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpRespons
     later = Matchday.objects.filter(
         competition=OuterRef("competition"), number__gt=OuterRef("number")
     )
+    entries = (
+        Entry.objects.filter(competition=OuterRef("competition"))
+        .order_by()
+        .values("competition")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     matchday = get_object_or_404(
-        Matchday.objects.select_related("competition").annotate(is_last=~Exists(later)),
+        Matchday.objects.select_related("competition").annotate(
+            is_last=~Exists(later), entry_count=Coalesce(Subquery(entries), 0)
+        ),
         competition__slug=slug,
         number=number,
     )

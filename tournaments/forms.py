@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, cast
 
 from django import forms
+from django.db.models import Q
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -147,7 +149,7 @@ class CompetitionAdminForm(forms.ModelForm):
 # showed carries it hidden, required: the matchday `number` it adds, or a `seen` token
 # (`scoring.tokens`), so a double click or a stale tab never adds or overwrites twice.
 
-MAX_TABLE = 99
+MAX_TABLE = 32767  # the database's small integer: an open of 1,000 koppels has 500 tables
 MAX_MATCHDAY = 32767  # the database's small integer
 
 MATCHDAY_NUMBER_MISSING = _(
@@ -266,23 +268,181 @@ class DeductionVoidForm(forms.Form):
         field.queryset = Deduction.objects.filter(competition=competition)
 
 
+# A competition of at most this many entries lists them in selects, simplest for a club
+# evening; a bigger one (a 1,000-koppel tournament) would send thousands of <option>s in
+# every form, so its forms take an entry typed by name or key, with suggestions from one
+# shared <datalist> (`ENTRY_LIST_ID`, `entry_suggestions`), and a match by its table
+# (issue 7).
+ENTRY_SELECT_MAX = 40
+ENTRY_LIST_ID = "entry-list"
+# The key closing a suggestion: "A. Jansen & B. Smit (t17)".
+SUGGESTION_KEY = re.compile(r"\(([^()]+)\)\s*$")
+
+
+def entry_suggestions(competition: Competition) -> list[str]:
+    """What the entry inputs of a big competition suggest, one text per entry, by name:
+    "<name> (<key>)", the name as `str(entry)` shows it. One query, no model instances."""
+    rows = (
+        Entry.objects.filter(competition=competition)
+        .values_list(
+            "team__key",
+            "team__name",
+            "team__player_1__name",
+            "team__player_2__name",
+            "club__key",
+            "club__name",
+        )
+        .order_by("pk")
+    )
+    texts = []
+    for team_key, team_name, player_1, player_2, club_key, club_name in rows:
+        if team_key is not None:
+            name = team_name or f"{player_1} & {player_2}"
+            texts.append(f"{name} ({team_key})")
+        else:
+            texts.append(f"{club_name} ({club_key})")
+    return sorted(texts, key=str.casefold)
+
+
+def entry_choices(competition: Competition) -> list[tuple[Any, str]]:
+    """The choices of an entry select, "---------" first, then every entry by id with its
+    name as `str(entry)` shows it: one query for all the selects of a page, where each
+    `ModelChoiceField` would read the entries again."""
+    rows = (
+        Entry.objects.filter(competition=competition)
+        .values_list(
+            "pk",
+            "team_id",
+            "team__name",
+            "team__player_1__name",
+            "team__player_2__name",
+            "club__name",
+        )
+        .order_by("pk")
+    )
+    return [("", "---------")] + [
+        (pk, (team_name or f"{first} & {second}") if team_id is not None else str(club))
+        for pk, team_id, team_name, first, second, club in rows
+    ]
+
+
+def entry_lookup(competition: Competition, text: str) -> list[Entry]:
+    """The entries of `competition` that `text` names, as a director types it: a suggestion
+    "<name> (<key>)", a key, or a name (a koppel's own name, "<player> & <player>", a
+    club's name); any case. More than one only for a name that several entries share;
+    none for an empty text."""
+    text = text.strip()
+    if not text:
+        return []
+    entries = Entry.objects.filter(competition=competition).select_related(
+        "team__player_1", "team__player_2", "club"
+    )
+    keys = [text]
+    if found := SUGGESTION_KEY.search(text):
+        keys.insert(0, found.group(1).strip())
+    for key in keys:
+        by_key = list(entries.filter(Q(team__key__iexact=key) | Q(club__key__iexact=key))[:1])
+        if by_key:
+            return by_key
+    named = Q(team__name__iexact=text) | Q(club__name__iexact=text)
+    first, separator, second = text.partition("&")
+    if separator:
+        named |= Q(
+            team__name="",
+            team__player_1__name__iexact=first.strip(),
+            team__player_2__name__iexact=second.strip(),
+        )
+    return list(entries.filter(named)[:2])
+
+
+class EntryTextField(forms.CharField):
+    """An entry of `competition` typed by its name or key (`entry_lookup`), suggested from
+    the page's shared datalist; cleans to the `Entry`.
+
+    Refused in words naming what was typed: no such entry, or a name several share.
+    """
+
+    def __init__(self, *, competition: Competition, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", 250)
+        attrs = {
+            "list": ENTRY_LIST_ID,
+            "autocomplete": "off",
+            "autocapitalize": "none",
+            "spellcheck": "false",
+            "class": "entry-input",
+            "placeholder": _("name or key"),
+        }
+        super().__init__(widget=forms.TextInput(attrs=attrs), **kwargs)
+        self.competition = competition
+
+    def clean(self, value: Any) -> Any:
+        text = super().clean(value)
+        return entry_from_text(self.competition, text) if text else None
+
+
+def entry_from_text(competition: Competition, text: str) -> Entry:
+    """The one entry of `competition` that `text` names (`entry_lookup`).
+
+    Raises ValidationError naming the text: `entry_unknown`, `entry_ambiguous`.
+    """
+    found = entry_lookup(competition, text)
+    if not found:
+        message = (
+            _("There is no koppel “%(text)s” in this competition.")
+            if competition.kind == Competition.Kind.PAIRS
+            else _("There is no club “%(text)s” in this competition.")
+        )
+        raise forms.ValidationError(message, code="entry_unknown", params={"text": text})
+    if len(found) > 1:
+        raise forms.ValidationError(
+            _("More than one entry is called “%(text)s”: pick one from the list, by its key."),
+            code="entry_ambiguous",
+            params={"text": text},
+        )
+    return found[0]
+
+
+def _entry_field(
+    competition: Competition, label: Any, *, scalable: bool, choices: Any = None
+) -> forms.Field:
+    """A select of the competition's entries (listing `choices` when given, see
+    `entry_choices`), or for a big competition (`scalable`) a text input with the shared
+    suggestions."""
+    if scalable:
+        typed = EntryTextField(competition=competition)
+        typed.label = label
+        return typed
+    select = _entry_choices(competition)
+    if choices is not None:
+        select.choices = choices  # shown as given; a sent value is still checked in the queryset
+    select.label = label
+    return select
+
+
 class SwapForm(forms.Form):
     """Swap two entries' places on a matchday (two matches, or a match and the bye).
 
     `seen` is the `matchday_token` of the pairings the page showed: a swap sent twice
-    would swap back (`matchday_entries_swap`).
+    would swap back (`matchday_entries_swap`). `scalable`: entries typed, not selected
+    (`ENTRY_SELECT_MAX`); `choices`: the selects' options read once for the page
+    (`entry_choices`).
     """
 
     entry_a = forms.ModelChoiceField(queryset=Entry.objects.none())
     entry_b = forms.ModelChoiceField(queryset=Entry.objects.none())
     seen = seen_field()
 
-    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        competition: Competition,
+        scalable: bool = False,
+        choices: Any = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entry_a"] = _entry_choices(competition)
-        self.fields["entry_a"].label = _("Swap")
-        self.fields["entry_b"] = _entry_choices(competition)
-        self.fields["entry_b"].label = _("with")
+        for name, label in (("entry_a", _("Swap")), ("entry_b", _("with"))):
+            self.fields[name] = _entry_field(competition, label, scalable=scalable, choices=choices)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -291,15 +451,20 @@ class SwapForm(forms.Form):
 
 
 class TableMoveForm(forms.Form):
-    """Move a match to another table of its matchday (a match already there swaps)."""
+    """Move a match to another table of its matchday (a match already there swaps).
+
+    `scalable`: the match is typed (`MatchTextField`: its table, or a koppel playing in
+    it) instead of selected from every match of the matchday.
+    """
 
     match = forms.ModelChoiceField(queryset=Match.objects.none(), label=_("Match"))
     table = forms.IntegerField(label=_("to table"), min_value=1, max_value=MAX_TABLE)
 
-    def __init__(self, *args: Any, matchday: Matchday, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, matchday: Matchday, scalable: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        field = cast(forms.ModelChoiceField, self.fields["match"])
-        field.queryset = Match.objects.filter(matchday=matchday).select_related(
+        matches = Match.objects.filter(matchday=matchday).select_related(
             "home__team__player_1",
             "home__team__player_2",
             "home__club",
@@ -307,10 +472,78 @@ class TableMoveForm(forms.Form):
             "away__team__player_2",
             "away__club",
         )
+        if scalable:
+            self.fields["match"] = MatchTextField(matchday=matchday, matches=matches)
+        else:
+            field = cast(forms.ModelChoiceField, self.fields["match"])
+            field.queryset = matches
+
+
+class MatchTextField(forms.CharField):
+    """A match of `matchday` typed by its table number or by an entry playing in it
+    (`entry_lookup`: the shared suggestions); cleans to the `Match`.
+
+    Refused in words: no match at that table, no such entry, or an entry without a match
+    on this matchday.
+    """
+
+    def __init__(self, *, matchday: Matchday, matches: Any, **kwargs: Any) -> None:
+        attrs: dict[str, Any] = {
+            "list": ENTRY_LIST_ID,
+            "autocomplete": "off",
+            "autocapitalize": "none",
+            "spellcheck": "false",
+            "class": "match-input",
+        }
+        pairs = matchday.competition.kind == Competition.Kind.PAIRS
+        attrs["placeholder"] = _("table or koppel") if pairs else _("table or club")
+        super().__init__(
+            label=_("Match"),
+            max_length=250,
+            widget=forms.TextInput(attrs=attrs),
+            help_text=(
+                _("Its table number, or a koppel playing in it.")
+                if pairs
+                else _("Its table number, or a club playing in it.")
+            ),
+            **kwargs,
+        )
+        self.matchday = matchday
+        self.matches = matches
+
+    def clean(self, value: Any) -> Any:
+        text = super().clean(value)
+        if not text:
+            return None
+        if text.isascii() and text.isdigit():  # a table number; a koppel's key may be digits too
+            number = int(text)  # at most 250 digits (max_length)
+            at_table = (
+                list(self.matches.filter(table=number).order_by("pk")[:1])
+                if number <= MAX_TABLE
+                else []
+            )
+            if at_table:
+                return at_table[0]
+            if not entry_lookup(self.matchday.competition, text):
+                raise forms.ValidationError(
+                    _("There is no match at table %(text)s on this matchday."),
+                    code="table_empty",
+                    params={"text": text},
+                )
+        entry = entry_from_text(self.matchday.competition, text)
+        playing = list(self.matches.filter(Q(home=entry) | Q(away=entry)).order_by("pk")[:1])
+        if not playing:
+            raise forms.ValidationError(
+                _("%(entry)s has no match on this matchday."),
+                code="entry_without_match",
+                params={"entry": entry},
+            )
+        return playing[0]
 
 
 class MatchAddForm(forms.Form):
-    """Add a match by hand: home, away and optionally its table."""
+    """Add a match by hand: home, away and optionally its table. `scalable` and `choices`
+    as for `SwapForm`."""
 
     home = forms.ModelChoiceField(queryset=Entry.objects.none())
     away = forms.ModelChoiceField(queryset=Entry.objects.none())
@@ -322,12 +555,17 @@ class MatchAddForm(forms.Form):
         help_text=_("Empty: the first free table."),
     )
 
-    def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        competition: Competition,
+        scalable: bool = False,
+        choices: Any = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["home"] = _entry_choices(competition)
-        self.fields["home"].label = _("Home")
-        self.fields["away"] = _entry_choices(competition)
-        self.fields["away"].label = _("Away")
+        for name, label in (("home", _("Home")), ("away", _("Away"))):
+            self.fields[name] = _entry_field(competition, label, scalable=scalable, choices=choices)
 
 
 class MatchDeleteForm(forms.Form):

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from scoring.rules.errors import RuleViolation
@@ -114,9 +115,13 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> None:
             raise RuleViolation("tiebreak_unknown", key=key)
 
 
+# A `MatchOutcome`'s fields as a plain tuple, in its order: what a database row gives.
+OutcomeRow = tuple[Hashable, Hashable, int, int, int, int, int, int, "str | None"]
+
+
 def compute_standings(
     entries: Sequence[Hashable],
-    matches: Iterable[MatchOutcome],
+    matches: Iterable[MatchOutcome | OutcomeRow],
     *,
     scheme: PointsScheme,
     tiebreaks: Sequence[str],
@@ -124,6 +129,9 @@ def compute_standings(
     deductions: Mapping[Any, int] | None = None,
 ) -> list[StandingRow]:
     """The ranked table: one row per entry, best first.
+
+    `matches` are `MatchOutcome`s, or tuples of their fields in the same order (a database
+    row, unwrapped: issue 7, 7,500 of them at 1,000 koppels).
 
     A bye counts as a played match with its result and game points but no opponent (so it
     adds nothing to buchholz or head-to-head). `deductions` are competition points taken
@@ -140,39 +148,88 @@ def compute_standings(
     """
     check_tiebreaks(tiebreaks)
     rows = {entry: StandingRow(entry=entry) for entry in entries}
-    played: list[MatchOutcome] = []
-    for match in matches:
-        home, away = rows.get(match.home), rows.get(match.away)
+    played = list(matches)
+    # The one loop over every match, kept to what a match changes: game points, kaps,
+    # baunies, opponents and one result a side. Every match and bye gives a side exactly
+    # one result, so `played` and `points` follow from the results once all are counted.
+    for (
+        home_id, away_id, home_points, away_points,
+        home_kaps, away_kaps, home_baunies, away_baunies, forfeit,
+    ) in played:  # fmt: skip
+        home, away = rows.get(home_id), rows.get(away_id)
         if home is None or away is None:
-            raise RuleViolation("entry_unknown", entry=match.home if home is None else match.away)
-        played.append(match)
-        home_result, away_result = match.results()
-        _count(home, match.home_points, match.away_points, home_result, scheme)
-        _count(away, match.away_points, match.home_points, away_result, scheme)
-        home.kaps += match.home_kaps
-        away.kaps += match.away_kaps
-        home.baunies += match.home_baunies
-        away.baunies += match.away_baunies
-        home.opponents.append(match.away)
-        away.opponents.append(match.home)
+            raise RuleViolation("entry_unknown", entry=home_id if home is None else away_id)
+        home.points_for += home_points
+        home.points_against += away_points
+        away.points_for += away_points
+        away.points_against += home_points
+        home.kaps += home_kaps
+        away.kaps += away_kaps
+        home.baunies += home_baunies
+        away.baunies += away_baunies
+        home.opponents.append(away_id)
+        away.opponents.append(home_id)
+        decided = _FORFEITED.get(forfeit) if forfeit is not None else None
+        if decided is not None:
+            _tally(home, decided[0])
+            _tally(away, decided[1])
+        elif home_points > away_points:
+            home.won += 1
+            away.lost += 1
+        elif home_points < away_points:
+            away.won += 1
+            home.lost += 1
+        else:
+            home.drawn += 1
+            away.drawn += 1
     for bye in byes:
-        if bye.entry not in rows:
+        row = rows.get(bye.entry)
+        if row is None:
             raise RuleViolation("entry_unknown", entry=bye.entry)
-        _count(rows[bye.entry], bye.points_for, bye.points_against, bye.result, scheme)
-        rows[bye.entry].byes += 1
+        row.points_for += bye.points_for
+        row.points_against += bye.points_against
+        row.byes += 1
+        _tally(row, bye.result)
     for entry, points in (deductions or {}).items():
         if entry not in rows:
             raise RuleViolation("entry_unknown", entry=entry)
         rows[entry].deducted += points
-        rows[entry].points -= points
+    win, draw, loss = scheme.win, scheme.draw, scheme.loss
     for row in rows.values():
-        row.buchholz = sum(rows[opponent].points for opponent in row.opponents)
+        row.played = row.won + row.drawn + row.lost
+        row.points = row.won * win + row.drawn * draw + row.lost * loss - row.deducted
+    points_of = {entry: row.points for entry, row in rows.items()}
+    for row in rows.values():
+        row.buchholz = sum([points_of[opponent] for opponent in row.opponents])
 
     keys = list(tiebreaks) if "points" in tiebreaks else ["points", *tiebreaks]
     groups: list[list[Hashable]] = [list(entries)]
-    meetings = _Meetings(played)
-    for key in keys:
-        groups = [part for group in groups for part in _split(group, key, rows, meetings, scheme)]
+    start = 0
+    while start < len(keys) and any(len(group) > 1 for group in groups):
+        if keys[start] == "head_to_head":
+            # Indexes the matches between tied entries only (issue 7: 7,500 matches, a few
+            # dozen tied entries).
+            tied = {entry for group in groups if len(group) > 1 for entry in group}
+            meetings = _Meetings(played, tied)
+            groups = [
+                part
+                for group in groups
+                for part in (_split(group, rows, meetings, scheme) if len(group) > 1 else (group,))
+            ]
+            start += 1
+            continue
+        # A run of column keys separates in one stable sort by all of them together, what
+        # splitting by each in turn gives.
+        end = start
+        while end < len(keys) and keys[end] != "head_to_head":
+            end += 1
+        columns = attrgetter(*(_COLUMN[key] for key in keys[start:end]))
+        groups = [
+            part
+            for group in groups
+            for part in (_sort(group, rows, columns) if len(group) > 1 else (group,))
+        ]
+        start = end
 
     ranked: list[StandingRow] = []
     for group in groups:
@@ -183,19 +240,22 @@ def compute_standings(
     return ranked
 
 
-def _count(row: StandingRow, own: int, other: int, result: str, scheme: PointsScheme) -> None:
-    row.played += 1
-    row.points_for += own
-    row.points_against += other
+# The results of a forfeited match, home then away (`MatchOutcome.results`).
+_FORFEITED: dict[str, tuple[str, str]] = {
+    "both": ("loss", "loss"),
+    "home": ("loss", "win"),
+    "away": ("win", "loss"),
+}
+
+
+def _tally(row: StandingRow, result: str) -> None:
+    # One result ("win", "draw" or anything else: a loss); points follow from the tallies.
     if result == "win":
         row.won += 1
-        row.points += scheme.win
     elif result == "draw":
         row.drawn += 1
-        row.points += scheme.draw
     else:
         row.lost += 1
-        row.points += scheme.loss
 
 
 _AWARD: dict[str, Callable[[PointsScheme], int]] = {
@@ -204,32 +264,32 @@ _AWARD: dict[str, Callable[[PointsScheme], int]] = {
     "loss": lambda scheme: scheme.loss,
 }
 
-_COLUMN: dict[str, Callable[[StandingRow], int]] = {
-    "points": lambda row: row.points,
-    "saldo": lambda row: row.saldo,
-    "points_for": lambda row: row.points_for,
-    "wins": lambda row: row.won,
-    "kaps": lambda row: row.kaps,
-    "baunies": lambda row: row.baunies,
-    "buchholz": lambda row: row.buchholz,
+# The `StandingRow` attribute each column tie-break key compares.
+_COLUMN: dict[str, str] = {
+    "points": "points",
+    "saldo": "saldo",
+    "points_for": "points_for",
+    "wins": "won",
+    "kaps": "kaps",
+    "baunies": "baunies",
+    "buchholz": "buchholz",
 }
 
 
 class _Meetings:
-    """The matches played, found by entry: a head-to-head among a few tied entries reads
-    their matches only, not every match of the competition (issue 7: 1,000 entries, 7,500
-    matches, dozens of tied groups). Indexed on first use."""
+    """The matches between entries of `tied`, found by entry: a head-to-head among a few
+    tied entries reads their matches only, not every match of the competition (issue 7:
+    1,000 entries, 7,500 matches, dozens of tied groups)."""
 
-    def __init__(self, matches: list[MatchOutcome]) -> None:
-        self.matches = matches
-        self._by_home: dict[Hashable, list[MatchOutcome]] | None = None
+    def __init__(self, matches: list[MatchOutcome | OutcomeRow], tied: set[Hashable]) -> None:
+        self._by_home: dict[Hashable, list[MatchOutcome]] = defaultdict(list)
+        for match in matches:
+            if match[0] in tied and match[1] in tied:
+                self._by_home[match[0]].append(MatchOutcome._make(match))
 
     def among(self, members: set[Hashable]) -> list[MatchOutcome]:
-        """The matches between two different entries of `members` (in no given order)."""
-        if self._by_home is None:
-            self._by_home = defaultdict(list)
-            for match in self.matches:
-                self._by_home[match.home].append(match)
+        """The matches between two different entries of `members` (in no given order);
+        `members` lie within `tied`."""
         return [
             match
             for home in members
@@ -238,25 +298,32 @@ class _Meetings:
         ]
 
 
+def _sort(
+    group: list[Hashable], rows: dict[Hashable, StandingRow], columns: Callable[[Any], Any]
+) -> list[list[Hashable]]:
+    """Split one tied group by the values `columns` reads off its rows into sub-groups,
+    highest first; order inside is kept (the sort is stable)."""
+    values = [columns(rows[entry]) for entry in group]
+    order = sorted(range(len(group)), key=values.__getitem__, reverse=True)
+    return [
+        [group[index] for index in indexes]
+        for _value, indexes in groupby(order, key=values.__getitem__)
+    ]
+
+
 def _split(
     group: list[Hashable],
-    key: str,
     rows: dict[Hashable, StandingRow],
     matches: _Meetings,
     scheme: PointsScheme,
 ) -> list[list[Hashable]]:
-    """Split one tied group by `key` into sub-groups, best first; order inside is kept."""
-    if len(group) < 2:
+    """Split one tied group by head-to-head into sub-groups, best first; order inside is
+    kept. Sets each entry's `head_to_head` when the mini-table counts."""
+    values = _head_to_head(group, matches, scheme)
+    if values is None:
         return [group]
-    if key == "head_to_head":
-        values = _head_to_head(group, matches, scheme)
-        if values is None:
-            return [group]
-        for entry, value in values.items():
-            rows[entry].head_to_head = value
-    else:
-        column = _COLUMN[key]
-        values = {entry: column(rows[entry]) for entry in group}
+    for entry, value in values.items():
+        rows[entry].head_to_head = value
     by_value: dict[int, list[Hashable]] = defaultdict(list)
     for entry in group:
         by_value[values[entry]].append(entry)
@@ -278,6 +345,10 @@ def _head_to_head(
         meetings[frozenset((match.home, match.away))] += 1
         for entry, result in zip((match.home, match.away), match.results(), strict=True):
             mini[entry] += _AWARD[result](scheme)
+    if len(meetings) < len(group) * (len(group) - 1) // 2:
+        # Some two never met. Said before listing every pair: 1,000 entries tied before any
+        # match is played are half a million pairs.
+        return None
     counts = {meetings[frozenset(pair)] for pair in combinations(group, 2)}
     if len(counts) != 1 or 0 in counts:
         return None

@@ -295,7 +295,7 @@ class _Field(Generic[H]):
                 # pairing differently, so solve the two as one block; at the top, or when
                 # that grew too big, let the block reach further down.
                 while self._hindered(members, ahead, pairs):
-                    if solved and len(members) < MERGED_BLOCKS * BLOCK:
+                    if solved and len(members) + len(solved[-1][0]) <= MERGED_BLOCKS * BLOCK:
                         above, above_pairs = solved.pop()
                         for a, b in above_pairs:
                             del mate[a], mate[b]
