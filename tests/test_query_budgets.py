@@ -19,9 +19,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, reverse
 
+from benchmarks.generate import random_game
 from scoring import selectors, services
 from scoring.models import Game
-from scoring.rules import GameState, Result, RoundInput, RuleSet, RuleViolation, Side
 from scoring.services import RoundRecord
 from tests.factories import (
     CompetitionFactory,
@@ -36,7 +36,6 @@ from tournaments.models import Bye, Competition, Deduction, Match, Matchday
 
 SMALL, LARGE = 4, 24  # koppels
 MATCHDAYS = 3
-RESULTS = [Result.GEWONE_WINST] * 6 + [Result.KAP, Result.BAUNIE, Result.REDEAL]
 
 
 @dataclass(frozen=True)
@@ -108,16 +107,7 @@ POST_ONLY = {
 
 def random_rounds(rng: random.Random) -> list[RoundRecord]:
     """A valid game to 20 through the engine, without callers or tricks."""
-    state = GameState(rules=RuleSet())
-    records = []
-    while not state.finished:
-        result, side = rng.choice(RESULTS), rng.choice([Side.A, Side.B])
-        try:
-            state = state.apply(RoundInput(result=result, side=side)).state
-        except RuleViolation:
-            continue
-        records.append(RoundRecord(result=result.value, side=side.value))
-    return records
+    return [RoundRecord(result=r["result"], side=r["side"]) for r in random_game(rng)]
 
 
 def build(koppels: int) -> Built:

@@ -42,7 +42,10 @@ SECTIONS = ("Management commands", "Benchmarks")
 # same code (settings, database, every step of the benchmark), which is what can break
 # "as written"; how fast it is, is the benchmark's business, not this test's.
 BENCHMARK_SIZES = {
-    "benchmarks.standings_refresh": ["--teams", "20", "--matchdays", "2", "--repeat", "1"],
+    "benchmarks": [
+        *("--sizes", "4", "--matchdays", "2", "--repeat", "1", "--budget", "0"),
+        *("--swiss-entries", "8", "--swiss-rounds", "2"),
+    ],
     "benchmarks.pairing": ["--sizes", "20", "--rounds", "3"],
 }
 
