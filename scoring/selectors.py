@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import groupby
+from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar, cast
 
 from django.db import connections
@@ -54,6 +55,7 @@ from scoring.rules import (
 from scoring.rules.standings import OutcomeRow
 from tournaments.models import (
     Bye,
+    Club,
     Competition,
     Deduction,
     Entry,
@@ -145,17 +147,26 @@ def competition_entry_ids(*, competition: Competition) -> list[int]:
     The name is `str(entry)` spelled out (`Entry.__str__`, `Team.__str__`): a koppel's own
     name, else "player 1 & player 2"; a club's name.
     """
-    names = _entry_sort_names(Entry.objects.filter(competition=competition))
+    names = _entry_sort_names("e.competition_id = %s", [competition.pk])
     return [pk for _key, pk in sorted((natural_key(name), pk) for pk, name in names.items())]
 
 
-def _entry_sort_names(entries: QuerySet[Entry] | list[int]) -> dict[int, str]:
-    """`str(entry)` by id for `entries` (a queryset, or ids), from one query of names."""
-    if not isinstance(entries, QuerySet):
-        entries = Entry.objects.filter(pk__in=entries)
-    rows = entries.values_list(
-        "pk", "team_id", "team__name", "team__player_1__name", "team__player_2__name", "club__name"
+def _entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
+    """`str(entry)` by id for the entries `e` that `where` picks, from one query of names
+    (an ORM query of the same joins took twice as long to build as to run, issue 7)."""
+    entries, teams = Entry._meta.db_table, Team._meta.db_table
+    players = Player._meta.db_table
+    clubs = Club._meta.db_table
+    sql = (
+        "SELECT e.id, e.team_id, t.name, p1.name, p2.name, c.name"
+        f" FROM {entries} e LEFT JOIN {teams} t ON t.id = e.team_id"
+        f" LEFT JOIN {players} p1 ON p1.id = t.player_1_id"
+        f" LEFT JOIN {players} p2 ON p2.id = t.player_2_id"
+        f" LEFT JOIN {clubs} c ON c.id = e.club_id WHERE {where}"
     )
+    with connections[Entry.objects.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
     return {
         pk: (team_name or f"{first} & {second}") if team_id is not None else str(club)
         for pk, team_id, team_name, first, second, club in rows
@@ -415,16 +426,13 @@ def competition_match_outcomes(*, competition: Competition) -> list[OutcomeRow]:
         )
 
     def points(side: str) -> str:
-        # Not forfeited: the reported total, else the games' sum; forfeited: the forfeit
-        # score to the winner or to the side that forfeits (`forfeit_score`).
+        # Forfeited: the forfeit score to the winner or to the side that forfeits
+        # (`forfeit_score`); else the reported total, else the games' sum.
         other = "away" if side == "home" else "home"
         return (
-            f"CASE WHEN m.forfeit = '' THEN CASE WHEN {reported} THEN m.total_{side}"
-            f" ELSE {summed('score', side)} END WHEN m.forfeit = '{other}' THEN %s ELSE %s END"
+            f"CASE WHEN m.forfeit = '{other}' THEN %s WHEN m.forfeit <> '' THEN %s"
+            f" WHEN {reported} THEN m.total_{side} ELSE {summed('score', side)} END"
         )
-
-    def counted(column: str, side: str) -> str:
-        return f"CASE WHEN m.forfeit = '' AND {reported} THEN 0 ELSE {summed(column, side)} END"
 
     pending = "g.status = %s"
     statuses: list[str] = [Game.Status.OPEN]
@@ -432,13 +440,15 @@ def competition_match_outcomes(*, competition: Competition) -> list[OutcomeRow]:
         pending += " OR (g.status IN (%s, %s) AND g.confirmed_at IS NULL)"
         statuses += [Game.Status.FINISHED, Game.Status.CLOSED]
     win, lose = competition.forfeit_score_for, competition.forfeit_score_against
+    # A match with reported totals (and no forfeit) joins none of its games: its kaps and
+    # baunies are 0, as its `MatchScore` has them.
     sql = (
         f"SELECT m.home_id, m.away_id, {points('home')}, {points('away')}, "
-        f"{counted('kaps', 'home')}, {counted('kaps', 'away')}, "
-        f"{counted('baunies', 'home')}, {counted('baunies', 'away')}, "
+        f"{summed('kaps', 'home')}, {summed('kaps', 'away')}, "
+        f"{summed('baunies', 'home')}, {summed('baunies', 'away')}, "
         "CASE WHEN m.forfeit = '' THEN NULL ELSE m.forfeit END "
         f"FROM {matches} m JOIN {matchdays} d ON d.id = m.matchday_id "
-        f"LEFT JOIN {games} g ON g.match_id = m.id "
+        f"LEFT JOIN {games} g ON g.match_id = m.id AND NOT (m.forfeit = '' AND {reported}) "
         "WHERE d.competition_id = %s GROUP BY m.id "
         f"HAVING m.forfeit <> '' OR ({reported}) OR (COUNT(g.id) > 0"
         f" AND SUM(CASE WHEN {pending} THEN 1 ELSE 0 END) = 0)"
@@ -688,27 +698,39 @@ def _add_deductions(
         adjustments.append(Adjustment(entry_id, "deduction", points, reason, match_id))
 
 
-def _natural_order(rows: list[StandingRow]) -> list[StandingRow]:
+def _rows(model: type[Model], where: str, params: list[Any], columns: str = "id") -> list[Any]:
+    """`columns` of the rows of `model`'s table that `where` picks, as plain tuples: for the
+    rebuild's small reads, whose ORM form took longer to build than to run (issue 7)."""
+    with connections[model._default_manager.db].cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {model._meta.db_table} WHERE {where}", params)
+        return cursor.fetchall()
+
+
+def _natural_order(rows: list[StandingRow], competition: Competition) -> list[StandingRow]:
     """`rows` (ranked, entries tied on every key in any order) with each tie in natural
     name order, then id: the order `compute_standings` keeps given `competition_entry_ids`.
 
     Only the tied entries' names are read and keyed (one query, none without a tie): sorting
     all 1,000 names by `natural_key` took a fifth of a rebuild (issue 7)."""
-    ranks: dict[int, list[int]] = defaultdict(list)
-    for index, row in enumerate(rows):
-        ranks[row.rank].append(index)
-    ties = [indexes for indexes in ranks.values() if len(indexes) > 1]
+    # A rank is one more than the number of rows above it: a tie of rank r starts at r - 1.
+    ties = [
+        range(rank - 1, rank - 1 + size)
+        for rank, size in Counter(row.rank for row in rows).items()
+        if size > 1
+    ]
     if not ties:
         return rows
-    names = _entry_sort_names([cast(int, rows[index].entry) for tie in ties for index in tie])
+    tied = cast(list[int], [rows[index].entry for tie in ties for index in tie])
+    if len(tied) <= 500:
+        names = _entry_sort_names(f"e.id IN ({', '.join(['%s'] * len(tied))})", tied)
+    else:  # most of the table (no match played yet): all names, in fewer parameters
+        names = _entry_sort_names("e.competition_id = %s", [competition.pk])
     ordered = list(rows)
     for tie in ties:
-        tied = sorted(
-            (rows[index] for index in tie),
+        ordered[tie.start : tie.stop] = sorted(
+            rows[tie.start : tie.stop],
             key=lambda row: (natural_key(names[cast(int, row.entry)]), row.entry),
         )
-        for index, row in zip(tie, tied, strict=True):
-            ordered[index] = row
     return ordered
 
 
@@ -723,10 +745,8 @@ def competition_table(
     database refused it, issue 6) is left out and logged, not an error: one bad row must
     not stop the whole table. `manage.py check_results` and the matchday page list it.
     """
-    # Entries by id: the ties are put in name order afterwards (`_natural_order`).
-    entries = list(
-        Entry.objects.filter(competition=competition).order_by("pk").values_list("pk", flat=True)
-    )
+    # Entries in no given order: the ties are put in name order afterwards (`_natural_order`).
+    entries: list[int] = [pk for (pk,) in _rows(Entry, "competition_id = %s", [competition.pk])]
     found: Sequence[MatchOutcome | OutcomeRow]
     deductions_found: dict[int, int]
     if competition_ineligible_players_apply(competition):
@@ -738,10 +758,15 @@ def competition_table(
         found = competition_match_outcomes(competition=competition)
         byes_found = _played_byes(competition)
         deductions_found = defaultdict(int)
-        _add_deductions(competition, deductions_found, [])
+        # A voided deduction counts no more (`_add_deductions`).
+        where = "competition_id = %s AND voided_at IS NULL"
+        for entry_id, points in _rows(Deduction, where, [competition.pk], "entry_id, points"):
+            deductions_found[entry_id] += points
     ours = set(entries)
     outcomes: Sequence[MatchOutcome | OutcomeRow] = found
-    if not (ours.issuperset(row[0] for row in found) and ours.issuperset(row[1] for row in found)):
+    if not (
+        ours.issuperset(map(itemgetter(0), found)) and ours.issuperset(map(itemgetter(1), found))
+    ):
         outcomes = [row for row in found if row[0] in ours and row[1] in ours]
     byes = [bye for bye in byes_found if bye.entry in ours]
     deductions = {entry: points for entry, points in deductions_found.items() if entry in ours}
@@ -762,7 +787,7 @@ def competition_table(
         byes=byes,
         deductions=deductions,
     )
-    return _natural_order(rows)
+    return _natural_order(rows, competition)
 
 
 def match_adjustments(

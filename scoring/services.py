@@ -843,12 +843,12 @@ def _standings_write(
     values = list(map(attrgetter("entry", *STANDING_COLUMNS), rows))
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # Each column as one array literal ("{3,1,NULL}"): psycopg adapting 16,000 Python
-            # ints one by one took longer than the upsert itself. The values are ints or None
-            # (head_to_head), so "None" is only ever a whole element.
+            # Each column as one array literal ("{3,1,NULL}"), made by one %-format: psycopg
+            # adapting 16,000 Python ints one by one took longer than the upsert itself. The
+            # values are ints or None (head_to_head), so "None" is only ever a whole element.
+            literal = "{" + ",".join(["%s"] * len(values)) + "}"
             arrays = [
-                "{" + ",".join(map(str, column)).replace("None", "NULL") + "}"
-                for column in zip(*values, strict=True)
+                (literal % column).replace("None", "NULL") for column in zip(*values, strict=True)
             ] or ["{}"] * (len(columns) + 1)
             unnest = ", ".join(["%s::integer[]"] * len(arrays))
             # The unchanged rows are left out by one hash join with the stored rows before

@@ -24,6 +24,7 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
@@ -39,7 +40,7 @@ from django.utils.translation import ngettext, ngettext_lazy
 
 from scoring.messages import rule_message
 from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
-from scoring.selectors import entries_on_schedule
+from scoring.selectors import ENTRY_JOINS, entries_on_schedule
 from scoring.services import competition_games_rescore, standings_refresh_on_commit
 from scoring.tokens import deductions_token
 from tournaments.admin_guards import ResultGuardAdmin
@@ -137,6 +138,32 @@ class TeamAdmin(AdminInputMixin, admin.ModelAdmin):
     autocomplete_fields = ["player_1", "player_2"]
 
 
+def entry_joins(path: str) -> tuple[str, ...]:
+    """What `str(entry)` reads (`selectors.ENTRY_JOINS`), from the entry at `path`: for
+    `select_related`, so a list of entries names them without a query each."""
+    return tuple(f"{path}__{join}" for join in ENTRY_JOINS)
+
+
+class KnownLabelAutocomplete(AutocompleteSelect):
+    """An autocomplete that shows its selected row from `known` (value → label, filled from
+    the form's instance, read once for a whole formset with `select_related`) instead of a
+    query per widget: a competition's 1,000 entries made some 3,000 queries (issue 7).
+    Falls back to Django's query when the value isn't known (a bound form's new value)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.known: dict[str, str] = {}
+
+    def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
+        selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
+        if not selected or any(choice not in self.known for choice in selected):
+            return super().optgroups(name, value, attr)
+        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
+        for choice in selected[:1]:  # one value: a foreign key
+            options.append(self.create_option(name, choice, self.known[choice], True, len(options)))
+        return [(None, options, 0)]
+
+
 class EntryInlineFormSet(BaseInlineFormSet):
     """A competition's entries. One on the schedule (a match or a bye) keeps its koppel or
     club and stays: its fields and its delete box are disabled, so what is posted for them
@@ -154,6 +181,12 @@ class EntryInlineFormSet(BaseInlineFormSet):
             for name in ("team", "club", DELETION_FIELD_NAME):
                 if name in form.fields:
                     form.fields[name].disabled = True
+        for name in ("team", "club"):
+            related = getattr(instance, name, None) if instance is not None else None
+            widget = getattr(form.fields.get(name), "widget", None)
+            widget = getattr(widget, "widget", widget)  # inside the admin's related wrapper
+            if related is not None and isinstance(widget, KnownLabelAutocomplete):
+                widget.known[str(related.pk)] = str(related)
 
 
 class EntryInline(AdminInputMixin, admin.TabularInline):
@@ -161,6 +194,16 @@ class EntryInline(AdminInputMixin, admin.TabularInline):
     formset = EntryInlineFormSet
     extra = 0
     autocomplete_fields = ["team", "club"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
+        return super().get_queryset(request).select_related(*ENTRY_JOINS)
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name in self.autocomplete_fields:
+            kwargs["widget"] = KnownLabelAutocomplete(
+                db_field, self.admin_site, using=kwargs.get("using")
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Competition)
@@ -384,6 +427,11 @@ class MatchInline(AdminInputMixin, admin.TabularInline):
     can_delete = False
     show_change_link = True
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return (
+            super().get_queryset(request).select_related(*entry_joins("home"), *entry_joins("away"))
+        )
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
@@ -397,6 +445,9 @@ class ByeInline(AdminInputMixin, admin.TabularInline):
     readonly_fields = ["entry", "reason"]
     can_delete = False
     show_change_link = True
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Bye]:
+        return super().get_queryset(request).select_related(*entry_joins("entry"))
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -149,6 +149,7 @@ def compute_standings(
     check_tiebreaks(tiebreaks)
     rows = {entry: StandingRow(entry=entry) for entry in entries}
     played = list(matches)
+    row_of = rows.get
     # The one loop over every match, kept to what a match changes: game points, kaps,
     # baunies, opponents and one result a side. Every match and bye gives a side exactly
     # one result, so `played` and `points` follow from the results once all are counted.
@@ -156,7 +157,7 @@ def compute_standings(
         home_id, away_id, home_points, away_points,
         home_kaps, away_kaps, home_baunies, away_baunies, forfeit,
     ) in played:  # fmt: skip
-        home, away = rows.get(home_id), rows.get(away_id)
+        home, away = row_of(home_id), row_of(away_id)
         if home is None or away is None:
             raise RuleViolation("entry_unknown", entry=home_id if home is None else away_id)
         home.points_for += home_points
@@ -169,19 +170,20 @@ def compute_standings(
         away.baunies += away_baunies
         home.opponents.append(away_id)
         away.opponents.append(home_id)
-        decided = _FORFEITED.get(forfeit) if forfeit is not None else None
-        if decided is not None:
+        decided = None if forfeit is None else _FORFEITED.get(forfeit)
+        if decided is None:
+            if home_points > away_points:
+                home.won += 1
+                away.lost += 1
+            elif home_points < away_points:
+                away.won += 1
+                home.lost += 1
+            else:
+                home.drawn += 1
+                away.drawn += 1
+        else:
             _tally(home, decided[0])
             _tally(away, decided[1])
-        elif home_points > away_points:
-            home.won += 1
-            away.lost += 1
-        elif home_points < away_points:
-            away.won += 1
-            home.lost += 1
-        else:
-            home.drawn += 1
-            away.drawn += 1
     for bye in byes:
         row = rows.get(bye.entry)
         if row is None:
@@ -200,7 +202,7 @@ def compute_standings(
         row.points = row.won * win + row.drawn * draw + row.lost * loss - row.deducted
     points_of = {entry: row.points for entry, row in rows.items()}
     for row in rows.values():
-        row.buchholz = sum([points_of[opponent] for opponent in row.opponents])
+        row.buchholz = sum(map(points_of.__getitem__, row.opponents))
 
     keys = list(tiebreaks) if "points" in tiebreaks else ["points", *tiebreaks]
     groups: list[list[Hashable]] = [list(entries)]

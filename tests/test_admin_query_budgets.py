@@ -1,0 +1,98 @@
+"""The Django admin stays flat as the league grows (issue 7): every registered model's
+list and the change page of one of its rows make as many queries with a big competition
+as with a small one.
+
+The league runs its data in the admin, so a list that queries per row (a foreign key's
+`__str__` without `list_select_related`, an inline reading each row's names) would make a
+1,000-koppel season unusable there long before anyone noticed at 8 koppels.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Model
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.test_query_budgets import LARGE, SMALL, Built, build
+
+pytestmark = pytest.mark.django_db
+
+MODELS = sorted(admin.site._registry, key=lambda model: model._meta.label)
+# The paths from a row to its competition: a change page of these shows a competition's
+# rows (inlines, related names) and could grow with it. Other models' change pages (users,
+# clubs, squads, lockouts) show one row whatever the competitions hold.
+COMPETITION_PATHS = (
+    "competition",
+    "matchday__competition",
+    "match__matchday__competition",
+    "game__match__matchday__competition",
+)
+
+
+def admin_queries(client: Client, url: str) -> int:
+    client.get(url)  # warm: the session, the content types
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, (url, response.status_code)
+    return len(captured.captured_queries)
+
+
+def competition_path(model: type[Model]) -> str | None:
+    """How `model` reaches its competition ("" for Competition itself); None if it doesn't."""
+    if model._meta.label == "tournaments.Competition":
+        return ""
+    names = {field.name for field in model._meta.get_fields()}
+    return next((path for path in COMPETITION_PATHS if path.split("__")[0] in names), None)
+
+
+IN_A_COMPETITION = [model for model in MODELS if competition_path(model) is not None]
+
+
+def row_of(model: type[Model], built: Built) -> Model:
+    """The last row of `model` in `built`'s competition."""
+    path = competition_path(model)
+    if path == "":
+        return built.competition
+    assert path is not None
+    found = model._default_manager.filter(**{path: built.competition}).order_by("pk").last()
+    assert found is not None, f"no {model._meta.label} row in the built competition: add one"
+    return found
+
+
+@pytest.fixture
+def superuser_client(client: Client) -> Client:
+    user = get_user_model().objects.create_superuser("budget-admin", "a@example.org", "x")
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda model: model._meta.label)
+def test_admin_list_is_flat(model: type[Model], superuser_client: Client) -> None:
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    build(SMALL)
+    small = admin_queries(superuser_client, url)
+    build(LARGE)
+    large = admin_queries(superuser_client, url)
+    assert small == large, f"{model._meta.label} list: {small} queries, {large} when bigger"
+
+
+def test_every_competition_model_is_checked() -> None:
+    labels = {model._meta.label for model in IN_A_COMPETITION}
+    assert {"tournaments.Competition", "tournaments.Matchday", "scoring.Game"} <= labels
+
+
+@pytest.mark.parametrize("model", IN_A_COMPETITION, ids=lambda model: model._meta.label)
+def test_admin_change_page_is_flat(model: type[Model], superuser_client: Client) -> None:
+    counts = []
+    for built in (build(SMALL), build(LARGE)):
+        row = row_of(model, built)
+        url = reverse(
+            f"admin:{model._meta.app_label}_{model._meta.model_name}_change", args=[row.pk]
+        )
+        counts.append(admin_queries(superuser_client, url))
+    assert counts[0] == counts[1], f"{model._meta.label} change page: {counts[0]}, {counts[1]}"
