@@ -203,7 +203,9 @@ def test_a_clubs_game_with_a_koppel_of_another_club_is_refused(tmp_path):
 def test_queries_do_not_grow_with_rounds():
     counts = []
     # The first import also creates the clubs, players and koppels; the next two reuse them.
-    for slug, rounds in (("first", 2), ("one", 1), ("four", 4)):
+    # Both games stay open (three kaps make 15 of 20), so both standings are one tie: a
+    # finished game would spare the rebuild reading the tied koppels' names, one query.
+    for slug, rounds in (("first", 2), ("one", 1), ("three", 3)):
         data = document(rounds=[{"result": "kap", "side": "a"}] * rounds)
         data["competition"]["slug"] = slug
         with CaptureQueriesContext(connection) as queries:
