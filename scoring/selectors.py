@@ -592,42 +592,18 @@ def competition_standings_inputs(
     for match_id, score in scores.items():
         if not score.finished:
             continue
+        found = _score_adjustments(competition, match_id, score, ineligible.get(match_id, {}))
+        adjustments += found
         forfeit = score.forfeit
-        if forfeit:
-            for side in ("home", "away"):
-                if forfeit in (side, "both"):
-                    entry_id = score.home_id if side == "home" else score.away_id
-                    adjustments.append(
-                        Adjustment(entry_id, "forfeit", 0, score.forfeit_reason, match_id)
-                    )
-        elif match_id in ineligible:
-            sides = ineligible[match_id]
-            played = MatchOutcome(score.home_id, score.away_id, score.home, score.away).results()
-            losing = {
-                side
-                for side, result in zip(("home", "away"), played, strict=True)
-                if result == "loss"
-            }
-            for side, names in sides.items():
-                entry_id = score.home_id if side == "home" else score.away_id
-                reason = _("Ineligible: %(names)s not on the squad") % {"names": ", ".join(names)}
-                if side in losing and len(sides) == 1:
-                    deductions[entry_id] += competition.ineligible_deduction
-                    adjustments.append(
-                        Adjustment(
-                            entry_id,
-                            "deduction",
-                            competition.ineligible_deduction,
-                            reason,
-                            match_id,
-                        )
-                    )
-                else:
-                    adjustments.append(Adjustment(entry_id, "forfeit", 0, reason, match_id))
-            if len(sides) == 2:
+        if not forfeit and found:  # ineligible players: a side forfeits, or loses points
+            forfeited = [found_one.entry_id for found_one in found if found_one.kind == "forfeit"]
+            for found_one in found:
+                if found_one.kind == "deduction":
+                    deductions[found_one.entry_id] += found_one.points
+            if len(forfeited) == 2:
                 forfeit = "both"
-            elif next(iter(sides)) not in losing:
-                forfeit = next(iter(sides))
+            elif forfeited:
+                forfeit = "home" if forfeited[0] == score.home_id else "away"
             if forfeit:
                 home, away = forfeit_score(competition, forfeit)
                 score = MatchScore(score.home_id, score.away_id, home, away, forfeit=forfeit)
@@ -808,8 +784,9 @@ def _score_adjustments(
     competition: Competition, match_id: int, score: MatchScore, ineligible: dict[str, list[str]]
 ) -> list[Adjustment]:
     """The adjustments one finished match makes: a recorded forfeit, or the forfeit or
-    deduction of a side that fielded ineligible players (`competition_standings_inputs`
-    applies the same rule to the table; tests/test_query_budgets.py checks they agree)."""
+    deduction of a side that fielded ineligible players (issue 3, squads): a side loses the
+    match by forfeit, or, when it is the only one and lost anyway, `ineligible_deduction`
+    competition points. `competition_standings_inputs` scores the table from these."""
     found: list[Adjustment] = []
     if score.forfeit:
         for side, entry_id in (("home", score.home_id), ("away", score.away_id)):

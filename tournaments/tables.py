@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Standing
+from scoring.rules.standings import TIEBREAK_ATTRIBUTES
 from scoring.selectors import STANDINGS_ORDER
 
 MINUS = "\u2212"
@@ -27,16 +28,7 @@ def signed(value: int | None) -> str:
 # Tie-break keys that have no column of their own among the standard ones.
 TIEBREAK_COLUMNS = {"buchholz": "buchholz", "head_to_head": "head_to_head"}
 # The column that shows each tie-break key.
-TIEBREAK_COLUMN_OF = {
-    "points": "points",
-    "saldo": "saldo",
-    "points_for": "points_for",
-    "wins": "won",
-    "kaps": "kaps",
-    "baunies": "baunies",
-    "buchholz": "buchholz",
-    "head_to_head": "head_to_head",
-}
+TIEBREAK_COLUMN_OF = {**TIEBREAK_ATTRIBUTES, "head_to_head": "head_to_head"}
 TIEBREAK_LABELS = {
     "points": _("points"),
     "saldo": _("saldo"),

@@ -225,7 +225,7 @@ def compute_standings(
         end = start
         while end < len(keys) and keys[end] != "head_to_head":
             end += 1
-        columns = attrgetter(*(_COLUMN[key] for key in keys[start:end]))
+        columns = attrgetter(*(TIEBREAK_ATTRIBUTES[key] for key in keys[start:end]))
         groups = [
             part
             for group in groups
@@ -266,8 +266,9 @@ _AWARD: dict[str, Callable[[PointsScheme], int]] = {
     "loss": lambda scheme: scheme.loss,
 }
 
-# The `StandingRow` attribute each column tie-break key compares.
-_COLUMN: dict[str, str] = {
+# The `StandingRow` attribute each column tie-break key compares (and the column a table
+# shows it in); head_to_head has its own, set only when it decides a tie.
+TIEBREAK_ATTRIBUTES: dict[str, str] = {
     "points": "points",
     "saldo": "saldo",
     "points_for": "points_for",

@@ -232,6 +232,24 @@ def test_small_random_rounds_are_optimal_in_the_issues_order_of_priorities() -> 
 
 # ---------------------------------------------------------------- arbitrary histories
 
+
+History = tuple[list[int], list[int], set[tuple[int, int]]]
+
+
+def entrants_of(history: History) -> list[SwissEntrant[int]]:
+    """Entrants 0…n−1 from drawn points, byes and meetings (a pair drawn twice met once)."""
+    points, byes, meetings = history
+    opponents: dict[int, list[int]] = {i: [] for i in range(len(points))}
+    for a, b in meetings:
+        if a != b:
+            opponents[a].append(b)
+            opponents[b].append(a)
+    return [
+        SwissEntrant(id=i, points=p, opponents=tuple(opponents[i]), byes=byes[i])
+        for i, p in enumerate(points)
+    ]
+
+
 _histories = st.integers(min_value=2, max_value=9).flatmap(
     lambda n: st.tuples(
         st.lists(st.integers(0, 8), min_size=n, max_size=n),
@@ -246,19 +264,10 @@ _histories = st.integers(min_value=2, max_value=9).flatmap(
 def test_any_history_gets_the_best_pairing_in_the_issues_order(
     history: tuple[list[int], list[int], set[tuple[int, int]]],
 ) -> None:
-    points, byes, meetings = history
-    opponents: dict[int, list[int]] = {i: [] for i in range(len(points))}
-    for a, b in meetings:
-        if a != b:
-            opponents[a].append(b)
-            opponents[b].append(a)
-    entrants = [
-        SwissEntrant(id=i, points=p, opponents=tuple(opponents[i]), byes=byes[i])
-        for i, p in enumerate(points)
-    ]
+    entrants = entrants_of(history)
     result = swiss_pair(entrants)
     _check_basics(entrants, result)
-    ids = list(range(len(points)))
+    ids = list(range(len(entrants)))
     best = min(_priorities(entrants, p) for p in _all_pairings(ids, _fewest_byes(entrants)))
     assert _priorities(entrants, _as_pairing(result)) == best
 

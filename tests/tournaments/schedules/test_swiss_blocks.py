@@ -20,6 +20,7 @@ from tests.tournaments.schedules.test_swiss import (
     _play,
     _priorities,
     _Record,
+    entrants_of,
 )
 from tournaments.schedules import SwissEntrant, SwissRound, swiss_pair
 from tournaments.schedules import swiss as swiss_module
@@ -94,16 +95,7 @@ _histories = st.integers(min_value=8, max_value=24).flatmap(
 def test_any_history_gets_from_the_blocks_what_the_whole_field_gives(
     history: tuple[list[int], list[int], set[tuple[int, int]]],
 ) -> None:
-    points, byes, meetings = history
-    opponents: dict[int, list[int]] = {i: [] for i in range(len(points))}
-    for a, b in meetings:
-        if a != b:
-            opponents[a].append(b)
-            opponents[b].append(a)
-    entrants = [
-        SwissEntrant(id=i, points=p, opponents=tuple(opponents[i]), byes=byes[i])
-        for i, p in enumerate(points)
-    ]
+    entrants = entrants_of(history)
     with pytest.MonkeyPatch.context() as monkeypatch:
         blocks, whole = _both(entrants, monkeypatch)
     _check_basics(entrants, blocks)
