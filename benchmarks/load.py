@@ -17,10 +17,11 @@ measured).
 Each scorer is an asyncio task with its own httpx client and cookies: it opens its sheet
 (GET) and enters `--rounds` rounds, each a POST of the sheet's round form as htmx sends it
 (every input of `#round-form` with the values the page gave, the chosen result and koppel,
-the CSRF token; header `HX-Request`), reading the next round number from the answer. Before each round a scorer waits
-`--pause` seconds on average (0.5× to 1.5×, seeded): a table enters a deal every minute or
-so, so 5 s is ten times a real hall's pace; `--pause 0` posts flat out, which measures
-what the machine saturates at rather than what a club evening sees. The
+the CSRF token; header `HX-Request`), reading the next round number from the answer.
+Before each round a scorer waits `--pause` seconds on average (0.5× to 1.5×, seeded), and
+the tables open their sheets spread over the first two pauses: a table enters a deal every
+minute or so, so 5 s is ten times a real hall's pace; `--pause 0` posts flat out, all at
+once, which measures what the machine saturates at rather than what a club evening sees. The
 rounds are drawn (seeded) through the rules engine so that each game ends exactly at its
 last round: every scorer's last round queues a refresh that matters.
 
@@ -207,6 +208,7 @@ class Scorer:
     cookie: tuple[str, str]  # the session cookie: name, value
     rounds: list[dict[str, str]]
     pauses: list[float] = field(default_factory=list)  # seconds before each round
+    start: float = 0.0  # opening the sheet: this many first pauses after the run starts
 
 
 def game_ending_at(rounds: int, rng: random.Random) -> list[dict[str, str]]:
@@ -314,6 +316,9 @@ async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore
     # table keeps its phone's connection while the next deal is played.
     async with gate, httpx.AsyncClient(base_url=base, timeout=60) as client:
         client.cookies.set(*scorer.cookie)
+        if scorer.pauses:
+            # Tables sit down over a minute or so, not in the same millisecond.
+            await asyncio.sleep(scorer.pauses[0] * scorer.start)
         started = time.perf_counter()
         response = await client.get(scorer.sheet_url)
         tally.gets.append(time.perf_counter() - started)
@@ -467,6 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     pacing = random.Random(args.seed + 1)
     for scorer in scorers:
         scorer.pauses = [args.pause * pacing.uniform(0.5, 1.5) for _ in scorer.rounds]
+        scorer.start = pacing.uniform(0, 2)
     game_ids = [s.game_id for s in scorers]
     redis.Redis.from_url(broker).delete("celery", "unacked", "unacked_index")  # a clean start
 

@@ -24,9 +24,11 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     When,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -985,7 +987,7 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
     allowed = 2 if competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN else 1
     entry_ids = list(competition.entries.values_list("pk", flat=True))
     todays = Match.objects.filter(matchday=matchday)
-    matches = list(todays.order_by("table", "pk"))
+    matches = list(with_table_shown(todays).order_by("table_shown", "pk"))
     # Only the earlier matches of a pair that plays today, either way round: a few rows,
     # not the whole season (issue 7: 7,000 matches read for a 1,000-koppel matchday).
     same_pair = todays.filter(
@@ -1033,7 +1035,7 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
         if len(numbers := had_bye[bye.entry_id]) >= allowed
     ]
     twice = dict.fromkeys(v.params["entry"] for v in places if v.code == "entry_twice_on_matchday")
-    without_table = [match for match in matches if match.table is None]
+    without_table = [match for match in matches if getattr(match, "table_shown", None) is None]
     # Names only for what is listed: the matches and byes named, the entries left out.
     listed = [*(rematch.match for rematch in rematches), *without_table]
     left_out_ids = [pk for pk in entry_ids if pk not in busy]
@@ -1095,21 +1097,33 @@ def competition_schedule(*, competition: Competition) -> list[MatchdaySummary]:
     ]
 
 
+def with_table_shown(rows: QuerySet[Match]) -> QuerySet[Match]:
+    """`rows` annotated with `table_shown`: the match's table, or else its first game's (a
+    pairs match is one game, and files often give the table only there)."""
+    first_game_table = (
+        Game.objects.filter(match=OuterRef("pk"), table__isnull=False)
+        .order_by("table")
+        .values("table")[:1]
+    )
+    return rows.annotate(table_shown=Coalesce("table", Subquery(first_game_table)))
+
+
 def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]:
-    """The matches of a matchday by table (then id), both entries' names joined.
+    """The matches of a matchday by table shown (`with_table_shown`; then id), both
+    entries' names joined.
 
     `search` keeps the matches at that table number (digits) or whose home or away entry
     is named like it (`entry_named`): a player looking for their table on a big matchday.
     """
-    rows = Match.objects.filter(matchday=matchday)
-    order: list[Any] = ["table", "pk"]
+    rows = with_table_shown(Match.objects.filter(matchday=matchday))
+    order: list[Any] = ["table_shown", "pk"]
     words = search.strip()
     if words:
         found = entry_named(words, entry="home") | entry_named(words, entry="away")
         if words.isascii() and words.isdigit() and len(words) <= 9:  # a table number
-            found |= Q(table=int(words))
+            found |= Q(table_shown=int(words))
             # That table first, then the koppels whose names hold the digits.
-            order.insert(0, Case(When(table=int(words), then=0), default=1))
+            order.insert(0, Case(When(table_shown=int(words), then=0), default=1))
         rows = rows.filter(found)
     joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
     return rows.select_related(*joins).order_by(*order)

@@ -165,6 +165,8 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         show_deducted=summary.deducted,
     )
     RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+    if search:
+        table.empty_text = _("No koppel or player matches this search.")
     counts = selectors.competition_game_counts(competition=competition)
     context = {
         "competition": competition,
@@ -230,14 +232,14 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
     matchday = matchday_for(slug, number)
     competition = matchday.competition
     matches = list(
-        matchday.matches.select_related(*ENTRY_JOINS)
+        selectors.with_table_shown(matchday.matches.select_related(*ENTRY_JOINS))
         .prefetch_related(
             Prefetch(
                 "games",
                 queryset=Game.objects.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"),
             )
         )
-        .order_by("table", "pk")
+        .order_by("table_shown", "pk")
     )
     scores = selectors.competition_match_scores(competition=competition, matchday=matchday)
     context = {
