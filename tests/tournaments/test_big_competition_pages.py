@@ -30,14 +30,14 @@ def sample() -> Competition:
 def test_a_pairs_match_shows_and_finds_its_games_table(sample: Competition, client) -> None:
     matchday = sample.matchdays.get(number=1)
     assert not matchday.matches.filter(table__isnull=False).exists()  # the file's shape
-    shown = [m.table_shown for m in selectors.matchday_matches(matchday=matchday)]
+    shown = [m.table_shown for m in selectors.matchday_matches(matchday=matchday)]  # type: ignore[attr-defined]
     assert shown == sorted(shown) and None not in shown and shown[0] == 1
 
     url = reverse("matchday_detail", kwargs={"slug": sample.slug, "number": 1})
     page = client.get(url).content.decode()
     assert 'table-number">1<' in page and 'table-number">—<' not in page
     found = list(selectors.matchday_matches(matchday=matchday, search=str(shown[1])))
-    assert found[0].table_shown == shown[1]
+    assert found[0].table_shown == shown[1]  # type: ignore[attr-defined]
     printed = client.get(reverse("matchday_print", kwargs={"slug": sample.slug, "number": 1}))
     assert 'print-table-number">—<' not in printed.content.decode()
     assert not selectors.matchday_problems(matchday=matchday).without_table
