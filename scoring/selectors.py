@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 from django.db import connections
 from django.db.models import (
     Case,
+    CharField,
     Count,
     Exists,
     F,
@@ -26,9 +27,10 @@ from django.db.models import (
     QuerySet,
     Subquery,
     Sum,
+    Value,
     When,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Concat, Lower, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -1156,13 +1158,29 @@ def competition_standings(*, competition: Competition, search: str = "") -> Quer
 
     `search` keeps the rows whose koppel name or key, player or club name contains it
     (any case, `entry_named`): a player looking for their own row in a big table.
+    `entry_sort` (an alias, not selected) is the entry's name as shown, lower case: the
+    koppel's name, else "<player> & <player>", else the club's name; the standings table
+    sorts its Entry column by it in SQL (pages are cut in the database).
     """
     rows = Standing.objects.filter(competition=competition)
     if search.strip():
         rows = rows.filter(entry_named(search))
-    return rows.select_related(
-        "entry__team__player_1", "entry__team__player_2", "entry__club"
-    ).order_by(*STANDINGS_ORDER)
+    shown = Coalesce(
+        NullIf("entry__team__name", Value("")),
+        "entry__club__name",  # null for a koppel's entry: a club's has no team
+        Concat(
+            "entry__team__player_1__name",
+            Value(" & "),
+            "entry__team__player_2__name",
+            output_field=CharField(),
+        ),
+        output_field=CharField(),
+    )
+    return (
+        rows.alias(entry_sort=Lower(shown))
+        .select_related("entry__team__player_1", "entry__team__player_2", "entry__club")
+        .order_by(*STANDINGS_ORDER)
+    )
 
 
 @dataclass(frozen=True, slots=True)

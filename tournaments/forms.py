@@ -9,6 +9,7 @@ from django import forms
 from django.db.models import Q
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from scoring import selectors
 from scoring.forms import SEEN_MISSING, require_seen, seen_field
@@ -16,6 +17,7 @@ from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import TIEBREAK_KEYS, RuleViolation, check_tiebreaks
 from tournaments.models import Competition, Deduction, Entry, Match, Matchday
+from tournaments.text import fold
 from tournaments.validators import validate_single_line_text
 
 
@@ -327,32 +329,46 @@ def entry_choices(competition: Competition) -> list[tuple[Any, str]]:
 
 
 def entry_lookup(competition: Competition, text: str) -> list[Entry]:
-    """The entries of `competition` that `text` names, as a director types it: a suggestion
-    "<name> (<key>)", a key, or a name (a koppel's own name, "<player> & <player>", a
-    club's name); any case. More than one only for a name that several entries share;
-    none for an empty text."""
-    text = text.strip()
-    if not text:
+    """The entries of `competition` that `text` names, as a director types it, best reading
+    first: a suggestion "<name> (<key>)" or a key; else a koppel's or club's own name, or
+    "<player> & <player>" in either order; else one player's name (every entry that player
+    is in). Compared folded (`fold`: any case, accents, runs of spaces). Empty for an empty
+    text or no match; more than one when a name or player is in several entries, sorted by
+    name. One query over the competition's entries (fine at 1,000), no per-entry queries.
+    """
+    wanted = fold(text)
+    if not wanted:
         return []
-    entries = Entry.objects.filter(competition=competition).select_related(
-        "team__player_1", "team__player_2", "club"
+    entries = list(
+        Entry.objects.filter(competition=competition)
+        .select_related("team__player_1", "team__player_2", "club")
+        .order_by("pk")
     )
-    keys = [text]
+    keys = [wanted]
     if found := SUGGESTION_KEY.search(text):
-        keys.insert(0, found.group(1).strip())
+        keys.insert(0, fold(found.group(1)))
     for key in keys:
-        by_key = list(entries.filter(Q(team__key__iexact=key) | Q(club__key__iexact=key))[:1])
+        by_key = [entry for entry in entries if fold(entry.key) == key]
         if by_key:
-            return by_key
-    named = Q(team__name__iexact=text) | Q(club__name__iexact=text)
-    first, separator, second = text.partition("&")
-    if separator:
-        named |= Q(
-            team__name="",
-            team__player_1__name__iexact=first.strip(),
-            team__player_2__name__iexact=second.strip(),
-        )
-    return list(entries.filter(named)[:2])
+            return by_key[:1]
+    first, separator, second = (part.strip() for part in wanted.partition("&"))
+    named: list[Entry] = []
+    by_player: list[Entry] = []
+    for entry in entries:
+        if entry.team is None:
+            if entry.club is not None and fold(entry.club.name) == wanted:
+                named.append(entry)
+            continue
+        players = sorted((fold(entry.team.player_1.name), fold(entry.team.player_2.name)))
+        if fold(entry.team.name) == wanted or (separator and players == sorted((first, second))):
+            named.append(entry)
+        elif wanted in players:
+            by_player.append(entry)
+    return sorted(named or by_player, key=lambda entry: fold(str(entry)))
+
+
+# How many entries a "matches several" message names before "and N more".
+AMBIGUOUS_NAMED = 5
 
 
 class EntryTextField(forms.CharField):
@@ -394,10 +410,30 @@ def entry_from_text(competition: Competition, text: str) -> Entry:
         )
         raise forms.ValidationError(message, code="entry_unknown", params={"text": text})
     if len(found) > 1:
+        names = ", ".join(f"{entry} ({entry.key})" for entry in found[:AMBIGUOUS_NAMED])
+        rest = len(found) - AMBIGUOUS_NAMED
+        if rest > 0:
+            names = ngettext("%(names)s and %(rest)d more", "%(names)s and %(rest)d more", rest) % {
+                "names": names,
+                "rest": rest,
+            }
+        several = (
+            ngettext(
+                "“%(text)s” matches %(count)d koppel: %(names)s: pick one from the list.",
+                "“%(text)s” matches %(count)d koppels: %(names)s: pick one from the list.",
+                len(found),
+            )
+            if competition.kind == Competition.Kind.PAIRS
+            else ngettext(
+                "“%(text)s” matches %(count)d club: %(names)s: pick one from the list.",
+                "“%(text)s” matches %(count)d clubs: %(names)s: pick one from the list.",
+                len(found),
+            )
+        )
         raise forms.ValidationError(
-            _("More than one entry is called “%(text)s”: pick one from the list, by its key."),
+            several,
             code="entry_ambiguous",
-            params={"text": text},
+            params={"text": text, "count": len(found), "names": names},
         )
     return found[0]
 

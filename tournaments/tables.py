@@ -52,7 +52,8 @@ class StandingTable(tables.Table):
     rank = tables.Column(verbose_name="#", attrs={"th": {"title": _("Rank")}})
     entry = tables.Column(
         verbose_name=_("Entry"),
-        order_by=("entry__team__name", "entry__team__key", "entry__club__name"),
+        # By the name shown, any case (`competition_standings`' `entry_sort`), not by key.
+        order_by=("entry_sort",),
         attrs={"td": {"class": "standing-entry"}},
     )
     played = tables.Column(verbose_name=_("P"), attrs={"th": {"title": _("Played")}})

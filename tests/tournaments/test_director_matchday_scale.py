@@ -149,7 +149,7 @@ def test_swap_two_entries_typed(director_client, big):
     ("a", "message"),
     [
         ("nobody", "There is no koppel “nobody” in this competition."),
-        ("Twins", "More than one entry is called “Twins”: pick one from the list, by its key."),
+        ("Twins", "“Twins” matches 2 koppels: Twins (k0), Twins (k1): pick one from the list."),
         ("", "This field is required."),
     ],
 )
