@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors
 from scoring.messages import integrity_violation
-from scoring.models import Game, Round, Standing
+from scoring.models import Game, GameLink, Round, Standing
 from scoring.rules import (
     Replay,
     RoundInput,
@@ -981,3 +982,35 @@ def standings_catch_up(*, competition: Competition) -> bool:
         return False
     competition.refresh_from_db(fields=["standings_stale_since", "standings_computed_at"])
     return True
+
+
+# ---------------------------------------------------------------- scoring at the table
+
+
+@transaction.atomic
+def game_links_ensure(*, game_ids: Sequence[int]) -> dict[int, GameLink]:
+    """The active table link of each game in `game_ids`, made where a game has none.
+
+    Returns {game id: GameLink}. Idempotent: a second call returns the same links (the
+    partial unique constraint `gamelink_one_active_per_game` keeps it one per game even
+    when two directors print at once; the loser of that race reads the winner's link).
+    Unknown ids are left out.
+    """
+    wanted = set(game_ids)
+    links = {
+        link.game_id: link
+        for link in GameLink.objects.filter(game_id__in=wanted, revoked_at__isnull=True)
+    }
+    missing = sorted(
+        set(Game.objects.filter(pk__in=wanted - links.keys()).values_list("pk", flat=True))
+    )
+    if missing:
+        GameLink.objects.bulk_create(
+            [GameLink(game_id=game_id, token=secrets.token_urlsafe(24)) for game_id in missing],
+            ignore_conflicts=True,
+        )
+        links.update(
+            (link.game_id, link)
+            for link in GameLink.objects.filter(game_id__in=missing, revoked_at__isnull=True)
+        )
+    return links

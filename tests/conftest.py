@@ -1,9 +1,31 @@
 """Project-wide test setup. Fixtures go in the conftest.py of each test folder."""
 
 import os
+from typing import Any
 
 import pytest
 from django.db import connection
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _translations_compiled() -> None:
+    """Compile the Dutch catalogue (the .mo is build output) before any page is rendered."""
+    from django.utils.translation import trans_real
+
+    from troefclub.i18n import catalogues_compile
+
+    if catalogues_compile():
+        trans_real._translations.clear()  # anything loaded before the .mo existed is stale
+        trans_real._default = None
+
+
+@pytest.fixture(autouse=True)
+def _language(request: pytest.FixtureRequest, settings: Any) -> None:
+    """Tests read pages in English unless marked `nl`, which keeps the shipped default
+    (Dutch, issue 8): most of the suite was written against the English texts, and the
+    Dutch catalogue has tests of its own (tests/test_translations.py)."""
+    if request.node.get_closest_marker("nl") is None:
+        settings.LANGUAGE_CODE = "en"
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -270,8 +270,10 @@ EMAIL_BACKEND = (
 
 # ---------------------------------------------------------------- i18n
 
-LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("nl", "Nederlands")]
+# Dutch first (issue 8): most players speak Dutch; the header switch and the browser's
+# Accept-Language choose English.
+LANGUAGE_CODE = "nl"
+LANGUAGES = [("nl", "Nederlands"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Paramaribo")
 USE_I18N = True

@@ -50,5 +50,6 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
     path("", include("tournaments.urls")),
 ]
