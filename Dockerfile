@@ -22,8 +22,10 @@ RUN pip install --no-cache-dir .
 COPY templates/ templates/
 COPY static/ static/
 COPY data/ data/
-# The key only lets the settings load for collectstatic; it is not in the final environment.
-RUN SECRET_KEY=collectstatic-build-only python manage.py collectstatic --noinput \
+COPY locale/ locale/
+# The key only lets the settings load for these steps; it is not in the final environment.
+RUN SECRET_KEY=build-only python manage.py compile_translations \
+    && SECRET_KEY=build-only python manage.py collectstatic --noinput \
     && chown -R troefclub:troefclub /app
 
 USER 10001

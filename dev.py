@@ -199,6 +199,8 @@ def cmd_run(addr: str) -> int:
         addr, env.get("ALLOWED_HOSTS", file_values.get("ALLOWED_HOSTS", ""))
     )
     env["ALLOWED_HOSTS"] = allowed
+    say("Compiling the translations (Dutch first)")
+    manage("compile_translations", env=env)
     say("Migrating the database")
     manage("migrate", "--no-input", env=env)
     say("Collecting the static files (served by whitenoise)")
