@@ -269,6 +269,41 @@ def _messages() -> dict[str, str]:
             "happen between seasons."
         ),
         "game_not_over": _("Only a finished game can be confirmed."),
+        # Scoring at the table (issue 8): the table's link, confirmation and disputes.
+        "link_invalid": _(
+            "This link is no longer valid (it was revoked, or it never existed): ask the "
+            "director for your table's link."
+        ),
+        "link_unknown": _("That link is not a link of this game (any more)."),
+        "koppel_unknown": _("Choose which koppel you are: koppel A or koppel B."),
+        "table_other_koppel_enters": _(
+            "The rounds of this game are entered by %(team)s: you follow them here, and "
+            "confirm or dispute the result once the game is over."
+        ),
+        "table_not_entering": _("Only the koppel that enters the rounds can undo one."),
+        "round_not_from_table": _(
+            "Round %(number)s was entered by the director, not at this table: only the "
+            "director can change it."
+        ),
+        "table_own_rounds": _(
+            "Your koppel entered these rounds: the other koppel confirms or disputes them."
+        ),
+        "game_confirmed": _(
+            "The result is confirmed already: it can't be changed at the table any more. "
+            "Ask the director if something is wrong."
+        ),
+        "game_disputed": _(
+            "The result is disputed: the director decides first. Nothing can be changed at "
+            "the table until then."
+        ),
+        "dispute_comment_missing": _("Say what is wrong with the result."),
+        "dispute_comment_too_long": _("Say what is wrong in at most %(limit)s characters."),
+        "dispute_unknown": _("That dispute does not exist (any more)."),
+        "dispute_resolved_already": _(
+            "This dispute was decided already (by another director, or from another "
+            "screen): nothing was changed. Here is the queue as it is now."
+        ),
+        "resolution_unknown": _("Choose accept, corrected or reject."),
         # The database's backstops (see `integrity_message`).
         "entry_other_competition": _(
             "An entry of another competition can't play on this competition's matchday."
@@ -446,6 +481,9 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
             "home": _("the home side"),
             "away": _("the away side"),
         }.get(params["team"], params["team"])
+    if params.get("side") in ("home", "away"):
+        # The lineup messages name the side: in the reader's language, not the code's word.
+        params["side"] = {"home": _("home"), "away": _("away")}[params["side"]]
     template = _messages().get(exc.code)
     placed = _placed_messages().get(exc.code)
     # Without the params that say who and where (a trigger's error), the plain words.

@@ -106,3 +106,19 @@ def test_the_browser_or_the_switch_chooses_english(client: Client) -> None:
     assert "Log in" in switched.content.decode()
     client.post(reverse("set_language"), {"language": "nl", "next": "/"})
     assert '<html lang="nl">' in client.get(reverse("competition_list")).content.decode()
+
+
+@pytest.mark.nl
+@pytest.mark.django_db
+def test_dates_and_terms_are_dutch(client: Client) -> None:
+    """Dutch dates (weekday and month names) and the clubs' words on a matchday page."""
+    import datetime
+
+    from tests.factories import MatchdayFactory
+
+    matchday = MatchdayFactory(date=datetime.date(2026, 10, 2))
+    page = client.get(
+        reverse("matchday_detail", args=[matchday.competition.slug, matchday.number])
+    ).content.decode()
+    assert "vrijdag 2 oktober 2026" in page
+    assert "Speelronde 1" in page

@@ -34,17 +34,27 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.functional import lazy
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, ngettext_lazy
 
 from scoring.messages import rule_message
-from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
+from scoring.rules import (
+    TIEBREAK_KEYS,
+    RuleSet,
+    RuleViolation,
+    found_at_bye,
+    matchday_places_violations,
+    round_amounts,
+)
 from scoring.selectors import ENTRY_JOINS, entries_on_schedule
 from scoring.services import competition_games_rescore, standings_refresh_on_commit
 from scoring.tokens import deductions_token
 from tournaments.admin_guards import ResultGuardAdmin
-from tournaments.admin_input import AdminInputMixin
+from tournaments.admin_input import AdminInputMixin, OrderedChoicesField
 from tournaments.forms import CompetitionAdminForm
 from tournaments.models import (
     Bye,
@@ -66,6 +76,7 @@ from tournaments.services import (
     squad_member_add,
     squad_member_remove,
 )
+from tournaments.tables import TIEBREAK_LABELS
 from tournaments.validators import validate_single_line_text
 
 RESULTS_READ_ONLY = _(
@@ -206,12 +217,179 @@ class EntryInline(AdminInputMixin, admin.TabularInline):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+# ------------------------------------------------------------------ competitions
+
+# What each tie-break compares, after its name (`TIEBREAK_LABELS`), for the director who
+# picks them; DESIGN.md "Interchange format" says the same in full.
+TIEBREAK_EXPLAINED = {
+    "points": _("competition points for wins, draws and losses"),
+    "saldo": _("game points for minus game points against"),
+    "points_for": _("game points scored"),
+    "wins": _("matches won"),
+    "kaps": _("rounds won with a kap or a kap by partner"),
+    "baunies": _("baunies made"),
+    "buchholz": _("the competition points of the entry's opponents, added up"),
+    "head_to_head": _(
+        "competition points in the matches among the tied entries (only when each two of "
+        "them met equally often)"
+    ),
+}
+TIEBREAK_CHOICES = [(key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS]
+TIEBREAKS_HELP = _(
+    "Entries level on competition points are ranked by these, in this order, each only "
+    "among those still level on all before it; higher is better. Competition points always "
+    "count first unless you place them yourself. Leave the rest empty."
+)
+
+
+def _tiebreaks_help() -> SafeString:
+    """The tie-breaks' help: what they do, then what each compares (a list, as HTML: the
+    admin shows help texts unescaped, so every text is escaped here)."""
+    items = format_html_join(
+        "",
+        "<li>{}: {}</li>",
+        ((TIEBREAK_LABELS[key], TIEBREAK_EXPLAINED[key]) for key in TIEBREAK_KEYS),
+    )
+    return format_html('{}<ul class="tiebreak-help">{}</ul>', TIEBREAKS_HELP, items)
+
+
+# Built when shown, in the language of the request.
+tiebreaks_help = lazy(_tiebreaks_help, SafeString)
+
+# The fields a bye's worth depends on: a change of one checks the bye again.
+BYE_FIELDS = (
+    "kind",
+    "bye_score_for",
+    "bye_score_against",
+    "koppels_per_side",
+    "sittings",
+    *Competition.RULE_FIELDS,
+)
+BYE_SCORE_TOO_HIGH = _(
+    "At most %(limit)s: a bye can't give more game points than a side can score in one "
+    "match under these rules (%(games)s × %(per_game)s)."
+)
+
+
+def match_points_limit(rules: RuleSet, *, games: int) -> tuple[int, int] | None:
+    """The most game points one side can score in a match of `games` games under `rules`,
+    and in one game, as `(match, game)`; None when nothing bounds a game (it ends only
+    when the director closes it).
+
+    A game stops the moment a side reaches the target, so a side ends at most one round
+    past it: the target less 1, then the biggest round (a baunie, with its stinkende
+    bonus). With a fixed number of rounds, at most that many biggest rounds."""
+    biggest = max(round_amounts(rules))
+    bounds = []
+    if rules.target_score is not None:
+        bounds.append(rules.target_score - 1 + biggest)
+    if rules.fixed_rounds is not None:
+        bounds.append(rules.fixed_rounds * biggest)
+    if not bounds:
+        return None
+    return min(bounds) * games, min(bounds)
+
+
+class CompetitionSetupForm(CompetitionAdminForm):
+    """The admin's competition form (`CompetitionAdminForm`), set up by choosing, not typing.
+
+    - The tie-breaks are picked from a list, place by place (`OrderedChoicesField`); they
+      are stored as before, a list of keys (DESIGN.md, read by the importer and exporter).
+    - The bye's game points for follow the target score unless the director set them
+      otherwise: when the target changes and the bye still gave the old target (or its
+      default), the bye gives the new one (static/js/admin_setup.js does the same on the
+      page, so the director sees it before saving).
+    - A bye gives no more game points than a side can score in a match
+      (`match_points_limit`); checked when the bye or what bounds it changes, so a
+      competition imported with more can still be saved unchanged.
+    """
+
+    tiebreaks = OrderedChoicesField(
+        label=capfirst(Competition._meta.get_field("tiebreaks").verbose_name),
+        choices=TIEBREAK_CHOICES,
+        help_text=tiebreaks_help(),
+        error_messages={
+            "unknown": _("“%(value)s” is not a known tie-break: choose one from the list."),
+            "twice": _(
+                "“%(choice)s” is chosen twice (places %(first)s and %(second)s): each "
+                "tie-break counts once, choose it once."
+            ),
+        },
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        bye = self.fields.get("bye_score_for")
+        if bye is not None and "target_score" in self.fields:
+            # static/js/admin_setup.js: the bye follows the target while it still equals it.
+            bye.widget.attrs["data-follows"] = self["target_score"].auto_id
+            bye.widget.attrs["data-default"] = Competition._meta.get_field(
+                "bye_score_for"
+            ).get_default()
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if any(name in self.errors for name in BYE_FIELDS):
+            return cleaned
+        self._bye_follows_target(cleaned)
+        if self.instance.pk is None or any(name in self.changed_data for name in BYE_FIELDS):
+            self._check_bye_score(cleaned)
+        return cleaned
+
+    def _bye_follows_target(self, cleaned: dict[str, Any]) -> None:
+        """What admin_setup.js does on the page, for a browser without JavaScript."""
+        if "bye_score_for" not in self.fields or "bye_score_for" in self.changed_data:
+            return  # set by the director (or by the script, to the new target already)
+        target = cleaned.get("target_score")
+        if "target_score" not in self.changed_data or target is None:
+            return
+        before = self["bye_score_for"].initial
+        default = Competition._meta.get_field("bye_score_for").get_default()
+        if before in (self["target_score"].initial, default) and before != target:
+            cleaned["bye_score_for"] = target
+            self.changed_data.append("bye_score_for")  # the history and the refresh see it
+
+    def _check_bye_score(self, cleaned: dict[str, Any]) -> None:
+        """A bye gives no more than a side can score in a match; in a pairs competition
+        (one game a match) not both sides the target either."""
+        if "bye_score_for" not in self.fields:
+            return
+        candidate = Competition(**{name: cleaned.get(name) for name in Competition.RULE_FIELDS})
+        rules = candidate.rule_set  # valid: `CompetitionAdminForm.clean` checked it
+        pairs = cleaned.get("kind") != Competition.Kind.CLUBS
+        games = 1 if pairs else cleaned["koppels_per_side"] * cleaned["sittings"]
+        limits = match_points_limit(rules, games=games)
+        if limits is None:
+            return
+        limit, per_game = limits
+        for name in ("bye_score_for", "bye_score_against"):
+            if cleaned[name] > limit:
+                self.add_error(
+                    name,
+                    forms.ValidationError(
+                        BYE_SCORE_TOO_HIGH,
+                        code="bye_score_too_high",
+                        params={"limit": limit, "games": games, "per_game": per_game},
+                    ),
+                )
+        target = rules.target_score
+        if (
+            pairs
+            and target is not None
+            and min(cleaned.get("bye_score_for", 0), cleaned.get("bye_score_against", 0)) >= target
+        ):
+            exc = RuleViolation("totals_both_reached_target", target=target)
+            self.add_error(
+                "bye_score_against", forms.ValidationError(rule_message(exc), code=exc.code)
+            )
+
+
 @admin.register(Competition)
 class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
     """Competitions; one with a played matchday can't be deleted. A change of its rules
     re-scores its games, of its standings settings or entries refreshes the table."""
 
-    form = CompetitionAdminForm
+    form = CompetitionSetupForm
     competition_lookup = "pk"
     refreshes_standings = False  # `save_model` and `save_formset` say when
     locked_message = ngettext_lazy(
@@ -320,6 +498,9 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
             },
         ),
     ]
+
+    class Media:
+        js = ["js/admin_setup.js"]  # the bye follows the target (CSP: no inline scripts)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Competition]:
         return super().get_queryset(request).annotate(entry_count=Count("entries"))
@@ -795,7 +976,12 @@ class DeductionAdminForm(forms.ModelForm):
     """A new deduction, tried through `deduction_add` (rolled back) so its refusals show
     here; the admin then adds it through the service for real."""
 
-    points = forms.IntegerField(label=_("points deducted"), min_value=1, max_value=1000)
+    points = forms.IntegerField(
+        label=_("points deducted"),
+        min_value=1,
+        max_value=1000,
+        help_text=Deduction._meta.get_field("points").help_text,
+    )
 
     class Meta:
         model = Deduction

@@ -33,8 +33,17 @@ def key_start_constraint(field: str, model: str) -> models.CheckConstraint:
 class Club(models.Model):
     """A club; `key` is its stable identifier across import files (a federation code)."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
-    name = NameField(_("name"), max_length=120)
+    key = models.SlugField(
+        _("key"),
+        max_length=64,
+        unique=True,
+        validators=[validate_key_start],
+        help_text=_(
+            "A short code that never changes, e.g. the federation's club code: import files "
+            "find the club by it. Letters, digits, - and _."
+        ),
+    )
+    name = NameField(_("name"), max_length=120, help_text=_("The club's name as players know it."))
 
     class Meta:
         ordering = ["name"]
@@ -49,8 +58,19 @@ class Club(models.Model):
 class Player(models.Model):
     """A player; `key` is stable across import files (think licence number)."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
-    name = NameField(_("name"), max_length=120)
+    key = models.SlugField(
+        _("key"),
+        max_length=64,
+        unique=True,
+        validators=[validate_key_start],
+        help_text=_(
+            "A short code that never changes, e.g. the licence number: import files find the "
+            "player by it. Letters, digits, - and _."
+        ),
+    )
+    name = NameField(
+        _("name"), max_length=120, help_text=_("The name shown on score sheets and standings.")
+    )
     club = models.ForeignKey(
         Club,
         on_delete=models.PROTECT,
@@ -58,6 +78,7 @@ class Player(models.Model):
         blank=True,
         related_name="players",
         verbose_name=_("club"),
+        help_text=_("The club the player plays for now; empty for a player without a club."),
     )
 
     class Meta:
@@ -73,13 +94,35 @@ class Player(models.Model):
 class Team(models.Model):
     """A koppel: two players who sit opposite each other."""
 
-    key = models.SlugField(_("key"), max_length=64, unique=True, validators=[validate_key_start])
-    name = NameField(_("name"), max_length=120, blank=True)
+    key = models.SlugField(
+        _("key"),
+        max_length=64,
+        unique=True,
+        validators=[validate_key_start],
+        help_text=_(
+            "A short code that never changes: import files and the director's pages find the "
+            "koppel by it. Letters, digits, - and _."
+        ),
+    )
+    name = NameField(
+        _("name"),
+        max_length=120,
+        blank=True,
+        help_text=_("Optional; empty: the koppel is shown as its two players' names."),
+    )
     player_1 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 1")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player 1"),
+        help_text=_("One of the two partners; they sit opposite each other."),
     )
     player_2 = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player 2")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("player 2"),
+        help_text=_("The other partner (a different player)."),
     )
 
     class Meta:
@@ -114,17 +157,45 @@ class Competition(models.Model):
         PAIRS = "pairs", _("Pairs competition")
         CLUBS = "clubs", _("Club competition")
 
-    slug = models.SlugField(_("slug"), max_length=80, unique=True, validators=[validate_key_start])
-    name = NameField(_("name"), max_length=160)
-    season = models.CharField(_("season"), max_length=20, blank=True)
-    kind = models.CharField(_("kind"), max_length=5, choices=Kind.choices, default=Kind.PAIRS)
+    slug = models.SlugField(
+        _("slug"),
+        max_length=80,
+        unique=True,
+        validators=[validate_key_start],
+        help_text=_(
+            "The competition's short name in its web address and in import files. "
+            "Fixed once it has matchdays: printed sheets link to it."
+        ),
+    )
+    name = NameField(
+        _("name"), max_length=160, help_text=_("As shown to players, e.g. “Club evening”.")
+    )
+    season = models.CharField(
+        _("season"),
+        max_length=20,
+        blank=True,
+        help_text=_("E.g. 2026-2027; season rankings and squads go by it. May stay empty."),
+    )
+    kind = models.CharField(
+        _("kind"),
+        max_length=5,
+        choices=Kind.choices,
+        default=Kind.PAIRS,
+        help_text=_(
+            "Pairs: koppels are the entries (club evenings, open tournaments). Club: clubs "
+            "are, each fielding several koppels in a match (leagues)."
+        ),
+    )
 
     target_score = models.PositiveSmallIntegerField(
         _("target score"),
         null=True,
         blank=True,
         default=20,
-        help_text=_("A game ends when a koppel reaches this score. Empty: no target."),
+        help_text=_(
+            "Game points: a game ends when a koppel reaches this score (usually 20). Empty: "
+            "no target."
+        ),
     )
     fixed_rounds = models.PositiveSmallIntegerField(
         _("fixed number of rounds"),
@@ -132,16 +203,53 @@ class Competition(models.Model):
         blank=True,
         help_text=_("A game ends after this many rounds (redeals don't count). Empty: off."),
     )
-    kap_partner_allowed = models.BooleanField(_("kap by partner allowed (2 points)"), default=True)
-    early_kap_penalty = models.PositiveSmallIntegerField(_("early-kap penalty"), default=2)
-    stinkende_kap_bonus = models.PositiveSmallIntegerField(_("stinkende kap bonus"), default=0)
-    stinkende_baunie_bonus = models.PositiveSmallIntegerField(
-        _("stinkende baunie bonus"), default=0
+    kap_partner_allowed = models.BooleanField(
+        _("kap by partner allowed (2 points)"),
+        default=True,
+        help_text=_(
+            "On: when the partner of the 7th trick's winner says kap, the koppel gets 2 game "
+            "points. Off: that result is refused."
+        ),
     )
-    redeal_allowed = models.BooleanField(_("no-picture redeal allowed"), default=True)
-    callers_required = models.BooleanField(_("callers recorded"), default=False)
+    early_kap_penalty = models.PositiveSmallIntegerField(
+        _("early-kap penalty"),
+        default=2,
+        help_text=_("Game points to the other koppel when a player says kap too early."),
+    )
+    stinkende_kap_bonus = models.PositiveSmallIntegerField(
+        _("stinkende kap bonus"),
+        default=0,
+        help_text=_(
+            "Extra game points when the koppel that did not call makes a kap. 0: no bonus."
+        ),
+    )
+    stinkende_baunie_bonus = models.PositiveSmallIntegerField(
+        _("stinkende baunie bonus"),
+        default=0,
+        help_text=_(
+            "Extra game points when the koppel that did not call makes a baunie. 0: no bonus."
+        ),
+    )
+    redeal_allowed = models.BooleanField(
+        _("no-picture redeal allowed"),
+        default=True,
+        help_text=_(
+            "On: a caller without king, queen or jack may ask for a new deal (a round worth "
+            "nothing). Off: that result is refused."
+        ),
+    )
+    callers_required = models.BooleanField(
+        _("callers recorded"),
+        default=False,
+        help_text=_(
+            "On: every round names its caller and the seats must be set; a caller out of "
+            "turn is refused."
+        ),
+    )
     close_by_director_allowed = models.BooleanField(
-        _("director may close a game (time limit)"), default=False
+        _("director may close a game (time limit)"),
+        default=False,
+        help_text=_("On: the director may end a game before the target (e.g. at closing time)."),
     )
     # RULES.md "Rule-set options": recorded for information only, no effect on scoring,
     # so the engine's RuleSet doesn't carry it.
@@ -150,7 +258,9 @@ class Competition(models.Model):
         null=True,
         blank=True,
         choices=[(9, _("9th card")), (13, _("13th card"))],
-        help_text=_("For information only: it does not change the scoring."),
+        help_text=_(
+            "Which open card shows trumps. For information only: it does not change the scoring."
+        ),
     )
 
     class Format(models.TextChoices):
@@ -165,66 +275,149 @@ class Competition(models.Model):
         LOSS = "loss", _("a loss (no points)")
 
     schedule_format = models.CharField(
-        _("schedule"), max_length=20, choices=Format.choices, default=Format.MANUAL
+        _("schedule"),
+        max_length=20,
+        choices=Format.choices,
+        default=Format.MANUAL,
+        help_text=_(
+            "How the matchdays are paired: by the director, a round robin made at once, or "
+            "Swiss (each matchday paired on the standings)."
+        ),
     )
     bye_result = models.CharField(
-        _("a bye counts as"), max_length=4, choices=ByeResult.choices, default=ByeResult.WIN
+        _("a bye counts as"),
+        max_length=4,
+        choices=ByeResult.choices,
+        default=ByeResult.WIN,
+        help_text=_("The result an entry without an opponent on a matchday gets in the standings."),
     )
-    bye_score_for = models.PositiveSmallIntegerField(_("bye: game points for"), default=20)
-    bye_score_against = models.PositiveSmallIntegerField(_("bye: game points against"), default=0)
+    bye_score_for = models.PositiveSmallIntegerField(
+        _("bye: game points for"),
+        default=20,
+        help_text=_(
+            "Game points the entry with the bye scores. Follows the target score unless you "
+            "change it."
+        ),
+    )
+    bye_score_against = models.PositiveSmallIntegerField(
+        _("bye: game points against"),
+        default=0,
+        help_text=_("Game points counted against the entry with the bye (for its saldo)."),
+    )
     forfeit_score_for = models.PositiveSmallIntegerField(
-        _("forfeit: game points to the winner"), default=0
+        _("forfeit: game points to the winner"),
+        default=0,
+        help_text=_("Game points the side that did not forfeit gets for the match."),
     )
     forfeit_score_against = models.PositiveSmallIntegerField(
-        _("forfeit: game points to the side that forfeits"), default=0
+        _("forfeit: game points to the side that forfeits"),
+        default=0,
+        help_text=_("Game points the forfeiting side gets for the match (usually 0)."),
     )
     koppels_per_side = models.PositiveSmallIntegerField(
-        _("koppels a side (club matches)"), default=6
+        _("koppels a side (club matches)"),
+        default=6,
+        help_text=_("How many koppels each club fields in a match: 1 to 6."),
     )
     min_koppels = models.PositiveSmallIntegerField(
         _("fewest koppels a club may field"),
         default=5,
-        help_text=_("A club match with fewer koppels on a side is forfeited by that side."),
+        help_text=_(
+            "Koppels: a club match with fewer koppels on a side is forfeited by that side."
+        ),
     )
-    sittings = models.PositiveSmallIntegerField(_("sittings (club matches)"), default=4)
+    sittings = models.PositiveSmallIntegerField(
+        _("sittings (club matches)"),
+        default=4,
+        help_text=_(
+            "Rounds of play in a club match: in each, every home koppel plays one away koppel. "
+            "At most the koppels a side."
+        ),
+    )
     late_koppel_until_sitting = models.PositiveSmallIntegerField(
         _("a missing koppel may join up to sitting"),
         null=True,
         blank=True,
-        help_text=_("Empty: a koppel must play from the first sitting."),
+        help_text=_(
+            "The last sitting a koppel that arrives late may still join in. Empty: a koppel "
+            "must play from the first sitting."
+        ),
     )
     squads_required = models.BooleanField(
-        _("koppels only from the club's squad (moederlijst)"), default=False
+        _("koppels only from the club's squad (moederlijst)"),
+        default=False,
+        help_text=_("On: a club may field only players on its squad for the season (Squads)."),
     )
     ineligible_deduction = models.PositiveSmallIntegerField(
-        _("points deducted for an ineligible player in a lost match"), default=3
+        _("points deducted for an ineligible player in a lost match"),
+        default=3,
+        help_text=_(
+            "A side that fields a player not on its squad loses the match by forfeit; if it "
+            "lost the match anyway, it loses these competition points instead."
+        ),
     )
     confirmation_required = models.BooleanField(
-        _("results count only once confirmed"), default=False
+        _("results count only once confirmed"),
+        default=False,
+        help_text=_(
+            "On: a game entered at the table counts in the standings only after the other "
+            "koppel (or the director) confirms it."
+        ),
     )
 
-    points_win = models.PositiveSmallIntegerField(_("points for a win"), default=2)
-    points_draw = models.PositiveSmallIntegerField(_("points for a draw"), default=1)
-    points_loss = models.PositiveSmallIntegerField(_("points for a loss"), default=0)
-    tiebreaks = models.JSONField(_("tie-breaks"), default=list, blank=True)
+    points_win = models.PositiveSmallIntegerField(
+        _("points for a win"),
+        default=2,
+        help_text=_("Competition points for a won match (the standings' “Pts”)."),
+    )
+    points_draw = models.PositiveSmallIntegerField(
+        _("points for a draw"),
+        default=1,
+        help_text=_("Competition points for a drawn match."),
+    )
+    points_loss = models.PositiveSmallIntegerField(
+        _("points for a loss"),
+        default=0,
+        help_text=_("Competition points for a lost match."),
+    )
+    tiebreaks = models.JSONField(
+        _("tie-breaks"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "How entries level on competition points are ranked, in order (a list of "
+            "tie-break keys; the admin offers them by name)."
+        ),
+    )
 
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         blank=True,
         related_name="directed_competitions",
         verbose_name=_("directors"),
+        help_text=_(
+            "The users who pair matchdays and enter and correct results of this competition."
+        ),
     )
     # Set in the transaction of every write that can move the standings, cleared by the
     # rebuild that saw that write: while set, the page says the standings are catching up
     # and the periodic sweep (`standings_refresh_stale`) rebuilds them even if the queued
     # refresh was lost (broker down, worker killed).
     standings_stale_since = models.DateTimeField(
-        _("standings owe a refresh since"), null=True, blank=True, editable=False
+        _("standings owe a refresh since"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Set while the standings are catching up with a saved result."),
     )
     # When the last rebuild ran (it rewrites only the rows that changed, so the rows' own
     # stamps say when each changed): what the standings page's "as of" shows.
     standings_computed_at = models.DateTimeField(
-        _("standings computed at"), null=True, blank=True, editable=False
+        _("standings computed at"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("When the standings were last rebuilt: the “as of” of the standings page."),
     )
 
     # Who was made director, and who changed a rule: the audit trail of the competition.
@@ -393,6 +586,7 @@ class Entry(models.Model):
         on_delete=models.PROTECT,
         related_name="entries",
         verbose_name=_("competition"),
+        help_text=_("The competition the koppel or club takes part in."),
     )
     team = models.ForeignKey(
         Team,
@@ -401,6 +595,7 @@ class Entry(models.Model):
         blank=True,
         related_name="entries",
         verbose_name=_("koppel"),
+        help_text=_("In a pairs competition: the koppel taking part (leave the club empty)."),
     )
     club = models.ForeignKey(
         Club,
@@ -409,6 +604,7 @@ class Entry(models.Model):
         blank=True,
         related_name="entries",
         verbose_name=_("club"),
+        help_text=_("In a club competition: the club taking part (leave the koppel empty)."),
     )
 
     class Meta:
@@ -455,11 +651,22 @@ class Matchday(models.Model):
         on_delete=models.PROTECT,
         related_name="matchdays",
         verbose_name=_("competition"),
+        help_text=_("The competition this matchday belongs to."),
     )
-    number = models.PositiveSmallIntegerField(_("number"))
-    date = models.DateField(_("date"), null=True, blank=True)
+    number = models.PositiveSmallIntegerField(
+        _("number"),
+        help_text=_("1 for the first matchday (speelronde) of the competition, 2 next, and so on."),
+    )
+    date = models.DateField(
+        _("date"), null=True, blank=True, help_text=_("The evening it is played; may stay empty.")
+    )
     override_reason = models.TextField(
-        _("why it was paired before the previous matchday finished"), blank=True
+        _("why it was paired before the previous matchday finished"),
+        blank=True,
+        help_text=_(
+            "Swiss: the director's reason to pair it early, shown on the matchday's page. "
+            "Usually empty."
+        ),
     )
 
     class Meta:
@@ -489,17 +696,47 @@ class Match(models.Model):
     """Two entries meeting on a matchday. `total_*` hold a result known only as reported."""
 
     matchday = models.ForeignKey(
-        Matchday, on_delete=models.PROTECT, related_name="matches", verbose_name=_("matchday")
+        Matchday,
+        on_delete=models.PROTECT,
+        related_name="matches",
+        verbose_name=_("matchday"),
+        help_text=_("The matchday (speelronde) the match is played on."),
     )
     home = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="home_matches", verbose_name=_("home")
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="home_matches",
+        verbose_name=_("home"),
+        help_text=_("The entry playing at home (named first)."),
     )
     away = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="away_matches", verbose_name=_("away")
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="away_matches",
+        verbose_name=_("away"),
+        help_text=_("The visiting entry."),
     )
-    total_home = models.PositiveIntegerField(_("reported total home"), null=True, blank=True)
-    total_away = models.PositiveIntegerField(_("reported total away"), null=True, blank=True)
-    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    total_home = models.PositiveIntegerField(
+        _("reported total home"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Game points of the home side when only the totals are known (a paper sheet, a "
+            "newspaper report); empty when the games are entered."
+        ),
+    )
+    total_away = models.PositiveIntegerField(
+        _("reported total away"),
+        null=True,
+        blank=True,
+        help_text=_("Game points of the away side, with the home total, or empty."),
+    )
+    table = models.PositiveSmallIntegerField(
+        _("table"),
+        null=True,
+        blank=True,
+        help_text=_("The table number the match is played at that evening."),
+    )
 
     class Forfeit(models.TextChoices):
         NONE = "", _("—")
@@ -508,15 +745,41 @@ class Match(models.Model):
         BOTH = "both", _("both sides forfeit")
 
     forfeit = models.CharField(
-        _("forfeit"), max_length=4, choices=Forfeit.choices, default=Forfeit.NONE, blank=True
+        _("forfeit"),
+        max_length=4,
+        choices=Forfeit.choices,
+        default=Forfeit.NONE,
+        blank=True,
+        help_text=_(
+            "The side that gave up or did not come: it loses, and the game points are the "
+            "competition's forfeit score."
+        ),
     )
-    forfeit_reason = models.CharField(_("forfeit reason"), max_length=200, blank=True)
+    forfeit_reason = models.CharField(
+        _("forfeit reason"),
+        max_length=200,
+        blank=True,
+        help_text=_("Why the match was forfeited, shown with the result."),
+    )
     # Why the pairing was made (Swiss): {"code": "...", "params": {...}}, worded at the edge.
-    pairing_reason = models.JSONField(_("pairing reason"), default=dict, blank=True)
+    pairing_reason = models.JSONField(
+        _("pairing reason"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Why the schedule (e.g. the Swiss pairing) made this match; empty for a match "
+            "paired by hand."
+        ),
+    )
     # A club match's lineup as the director set it (`club_match_lineup_set`):
     # {"home": [team id or null, ...], "away": [...], "late": {"<team id>": sitting}};
     # {} when it was never set here (imported or reported data: read the games instead).
-    lineup = models.JSONField(_("lineup"), default=dict, blank=True)
+    lineup = models.JSONField(
+        _("lineup"),
+        default=dict,
+        blank=True,
+        help_text=_("A club match's koppels per side, as the director set them on the match page."),
+    )
 
     history = HistoricalRecords()
 
@@ -587,13 +850,32 @@ class Bye(models.Model):
     """An entry without an opponent on a matchday, scored as the competition says."""
 
     matchday = models.ForeignKey(
-        Matchday, on_delete=models.PROTECT, related_name="byes", verbose_name=_("matchday")
+        Matchday,
+        on_delete=models.PROTECT,
+        related_name="byes",
+        verbose_name=_("matchday"),
+        help_text=_("The matchday the entry has no opponent."),
     )
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="byes", verbose_name=_("entry")
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="byes",
+        verbose_name=_("entry"),
+        help_text=_(
+            "The koppel or club without an opponent; it scores what the competition's bye "
+            "settings say."
+        ),
     )
     # Why this entry got the bye (Swiss): {"code": "...", "params": {...}}, worded at the edge.
-    reason = models.JSONField(_("reason"), default=dict, blank=True)
+    reason = models.JSONField(
+        _("reason"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Filled by the schedule (why this entry got the bye); leave it empty ({}) for a "
+            "bye given by hand."
+        ),
+    )
 
     history = HistoricalRecords()
 
@@ -624,12 +906,24 @@ class Deduction(models.Model):
         on_delete=models.PROTECT,
         related_name="deductions",
         verbose_name=_("competition"),
+        help_text=_("The competition whose standings lose the points."),
     )
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="deductions", verbose_name=_("entry")
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="deductions",
+        verbose_name=_("entry"),
+        help_text=_("The koppel or club that loses the points."),
     )
-    points = models.PositiveSmallIntegerField(_("points deducted"))
-    reason = models.CharField(_("reason"), max_length=200)
+    points = models.PositiveSmallIntegerField(
+        _("points deducted"),
+        help_text=_("Competition points taken off the entry's total (at least 1)."),
+    )
+    reason = models.CharField(
+        _("reason"),
+        max_length=200,
+        help_text=_("Shown under the standings, e.g. “ineligible player”."),
+    )
     match = models.ForeignKey(
         Match,
         on_delete=models.PROTECT,
@@ -637,11 +931,24 @@ class Deduction(models.Model):
         blank=True,
         related_name="deductions",
         verbose_name=_("match"),
+        help_text=_("The match it is about, if any (one the entry played)."),
     )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_at = models.DateTimeField(
+        _("created at"), auto_now_add=True, help_text=_("When the deduction was added.")
+    )
     # A deduction is never deleted: it is voided with a reason, and the history keeps who.
-    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
-    void_reason = models.CharField(_("why it was voided"), max_length=200, blank=True)
+    voided_at = models.DateTimeField(
+        _("voided at"),
+        null=True,
+        blank=True,
+        help_text=_("When it was voided; from then on it no longer counts. Empty: it counts."),
+    )
+    void_reason = models.CharField(
+        _("why it was voided"),
+        max_length=200,
+        blank=True,
+        help_text=_("Given when voiding, e.g. “appeal upheld”."),
+    )
 
     history = HistoricalRecords()
 
@@ -676,10 +983,23 @@ class Squad(models.Model):
     """A club's squad list (moederlijst) for one season; no changes from `locked_on` on."""
 
     club = models.ForeignKey(
-        Club, on_delete=models.PROTECT, related_name="squads", verbose_name=_("club")
+        Club,
+        on_delete=models.PROTECT,
+        related_name="squads",
+        verbose_name=_("club"),
+        help_text=_("The club whose squad list (moederlijst) this is."),
     )
-    season = models.CharField(_("season"), max_length=20)
-    locked_on = models.DateField(_("locked on"), null=True, blank=True)
+    season = models.CharField(
+        _("season"),
+        max_length=20,
+        help_text=_("As the competitions write it, e.g. 2026-2027: one squad a club a season."),
+    )
+    locked_on = models.DateField(
+        _("locked on"),
+        null=True,
+        blank=True,
+        help_text=_("From this date on no player is added or removed. Empty: never locked."),
+    )
 
     class Meta:
         ordering = ["-season", "club"]
@@ -705,12 +1025,22 @@ class SquadMember(models.Model):
     """
 
     squad = models.ForeignKey(
-        Squad, on_delete=models.PROTECT, related_name="members", verbose_name=_("squad")
+        Squad,
+        on_delete=models.PROTECT,
+        related_name="members",
+        verbose_name=_("squad"),
+        help_text=_("The club's squad for a season."),
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="squad_places", verbose_name=_("player")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="squad_places",
+        verbose_name=_("player"),
+        help_text=_("A player may be on one club's squad a season."),
     )
-    season = models.CharField(_("season"), max_length=20)
+    season = models.CharField(
+        _("season"), max_length=20, help_text=_("The squad's season, copied from the squad.")
+    )
 
     class Meta:
         ordering = ["squad", "player"]

@@ -214,7 +214,7 @@ def test_competition_rejects_unknown_tiebreaks(admin_client, game):
     }
     data.update(
         {
-            "tiebreaks": '["points", "luck"]',
+            "tiebreaks": ["points", "luck"],
             "directors": [],
             "entries-TOTAL_FORMS": 0,
             "entries-INITIAL_FORMS": 0,
@@ -228,7 +228,9 @@ def test_competition_rejects_unknown_tiebreaks(admin_client, game):
         data.pop(flag, None)
     response = admin_client.post(admin_url(type(competition), "change", competition.pk), data)
     assert response.status_code == 200
-    assert "“luck” is not a known tie-break." in response.content.decode()
+    assert "“luck” is not a known tie-break: choose one from the list." in (
+        response.content.decode()
+    )
 
 
 def inline_management(prefix: str, total: int, initial: int) -> dict[str, Any]:
@@ -408,7 +410,7 @@ def test_changing_the_bye_value_refreshes_the_standings(admin_client, game):
         name: form.initial.get(name) for name in form.fields if form.initial.get(name) is not None
     }
     data |= {"bye_result": "draw", "directors": [], **inline_management("entries", 0, 0)}
-    data["tiebreaks"] = '["points", "saldo"]'
+    data["tiebreaks"] = ["points", "saldo"]
     for flag in ("kap_partner_allowed", "redeal_allowed"):
         data[flag] = "on"
     for flag in ("callers_required", "close_by_director_allowed", "squads_required",
@@ -430,7 +432,7 @@ def test_the_club_match_shape_is_worded(admin_client, game):
         name: form.initial.get(name) for name in form.fields if form.initial.get(name) is not None
     }
     data |= {"min_koppels": 7, "directors": [], **inline_management("entries", 0, 0)}
-    data["tiebreaks"] = '["points"]'
+    data["tiebreaks"] = ["points"]
     for flag in ("callers_required", "close_by_director_allowed", "squads_required",
                  "confirmation_required", "kap_partner_allowed", "redeal_allowed"):  # fmt: skip
         data.pop(flag, None)
@@ -454,7 +456,7 @@ def test_the_last_sitting_to_join_lies_within_the_sittings(admin_client, game, u
         "directors": [],
         **inline_management("entries", 0, 0),
     }
-    data["tiebreaks"] = '["points"]'
+    data["tiebreaks"] = ["points"]
     for flag in ("callers_required", "close_by_director_allowed", "squads_required",
                  "confirmation_required", "kap_partner_allowed", "redeal_allowed"):  # fmt: skip
         data.pop(flag, None)
@@ -1136,7 +1138,7 @@ def test_a_competition_with_results_cannot_be_deleted(admin_client):
 
 
 @pytest.mark.parametrize(
-    ("field", "value"), [("points_win", 3), ("points_draw", 0), ("tiebreaks", '["saldo"]')]
+    ("field", "value"), [("points_win", 3), ("points_draw", 0), ("tiebreaks", ["saldo"])]
 )
 def test_changing_how_the_table_is_counted_refreshes_the_standings(
     admin_client, django_capture_on_commit_callbacks, field, value
