@@ -50,17 +50,39 @@ class Game(models.Model):
         CLOSED = "closed", _("Closed by the director")
 
     match = models.ForeignKey(
-        Match, on_delete=models.PROTECT, related_name="games", verbose_name=_("match")
+        Match,
+        on_delete=models.PROTECT,
+        related_name="games",
+        verbose_name=_("match"),
+        help_text=_("The match this game counts for (a pairs match has exactly one game)."),
     )
-    table = models.PositiveSmallIntegerField(_("table"), default=1)
-    sitting = models.PositiveSmallIntegerField(_("sitting"), default=1)
+    table = models.PositiveSmallIntegerField(
+        _("table"), default=1, help_text=_("The table number the game is played at.")
+    )
+    sitting = models.PositiveSmallIntegerField(
+        _("sitting"),
+        default=1,
+        help_text=_("Club matches: the sitting (1, 2, …) of the match; 1 in a pairs match."),
+    )
     team_a = models.ForeignKey(
-        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("koppel A")
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("koppel A"),
+        help_text=_("One koppel at the table; it sits in seats 1 and 3."),
     )
     team_b = models.ForeignKey(
-        Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("koppel B")
+        Team,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("koppel B"),
+        help_text=_("The other koppel; it sits in seats 2 and 4."),
     )
-    a_is_home = models.BooleanField(_("koppel A plays for the home side"), default=True)
+    a_is_home = models.BooleanField(
+        _("koppel A plays for the home side"),
+        default=True,
+        help_text=_("Worked out from the koppels and the match, never typed in."),
+    )
     seat_1 = models.ForeignKey(
         Player,
         on_delete=models.PROTECT,
@@ -68,6 +90,7 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("seat 1"),
+        help_text=_("The player in seat 1 (koppel A); seats go clockwise. All four seats or none."),
     )
     seat_2 = models.ForeignKey(
         Player,
@@ -76,6 +99,7 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("seat 2"),
+        help_text=_("The player in seat 2 (koppel B)."),
     )
     seat_3 = models.ForeignKey(
         Player,
@@ -84,6 +108,7 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("seat 3"),
+        help_text=_("The player in seat 3 (koppel A, opposite seat 1)."),
     )
     seat_4 = models.ForeignKey(
         Player,
@@ -92,14 +117,40 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("seat 4"),
+        help_text=_("The player in seat 4 (koppel B, opposite seat 2)."),
     )
-    total_a = models.PositiveSmallIntegerField(_("entered total A"), null=True, blank=True)
-    total_b = models.PositiveSmallIntegerField(_("entered total B"), null=True, blank=True)
+    total_a = models.PositiveSmallIntegerField(
+        _("entered total A"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Koppel A's game points when only the final score is known (no rounds); empty "
+            "otherwise."
+        ),
+    )
+    total_b = models.PositiveSmallIntegerField(
+        _("entered total B"),
+        null=True,
+        blank=True,
+        help_text=_("Koppel B's game points, with koppel A's total, or empty."),
+    )
 
     status = models.CharField(
-        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+        _("status"),
+        max_length=8,
+        choices=Status.choices,
+        default=Status.OPEN,
+        help_text=_(
+            "In play until the game ends: a koppel reaches the target, the last round is "
+            "played, or the director closes it."
+        ),
     )
-    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(
+        _("confirmed at"),
+        null=True,
+        blank=True,
+        help_text=_("When the result was confirmed; empty: not confirmed yet."),
+    )
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -107,6 +158,7 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("confirmed by"),
+        help_text=_("The director who confirmed it; empty when a koppel did at the table."),
     )
     confirmed_side = models.CharField(
         _("confirmed by koppel"),
@@ -124,12 +176,24 @@ class Game(models.Model):
             "the rotation follows from it."
         ),
     )
-    score_a = models.PositiveSmallIntegerField(_("score A"), default=0)
-    score_b = models.PositiveSmallIntegerField(_("score B"), default=0)
-    kaps_a = models.PositiveSmallIntegerField(_("kaps A"), default=0)
-    kaps_b = models.PositiveSmallIntegerField(_("kaps B"), default=0)
-    baunies_a = models.PositiveSmallIntegerField(_("baunies A"), default=0)
-    baunies_b = models.PositiveSmallIntegerField(_("baunies B"), default=0)
+    score_a = models.PositiveSmallIntegerField(
+        _("score A"), default=0, help_text=_("Koppel A's game points, added up from the rounds.")
+    )
+    score_b = models.PositiveSmallIntegerField(
+        _("score B"), default=0, help_text=_("Koppel B's game points, added up from the rounds.")
+    )
+    kaps_a = models.PositiveSmallIntegerField(
+        _("kaps A"), default=0, help_text=_("Rounds koppel A won with a kap or a kap by partner.")
+    )
+    kaps_b = models.PositiveSmallIntegerField(
+        _("kaps B"), default=0, help_text=_("Rounds koppel B won with a kap or a kap by partner.")
+    )
+    baunies_a = models.PositiveSmallIntegerField(
+        _("baunies A"), default=0, help_text=_("Baunies koppel A made.")
+    )
+    baunies_b = models.PositiveSmallIntegerField(
+        _("baunies B"), default=0, help_text=_("Baunies koppel B made.")
+    )
 
     history = HistoricalRecords()
 
@@ -234,16 +298,29 @@ class Round(models.Model):
     """
 
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, related_name="rounds", verbose_name=_("game")
+        Game,
+        on_delete=models.PROTECT,
+        related_name="rounds",
+        verbose_name=_("game"),
+        help_text=_("The game this deal was played in."),
     )
-    number = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(
+        _("round"), help_text=_("1 for the first deal of the game, then 2, 3, … (redeals too).")
+    )
     result = models.CharField(
         _("result"),
         max_length=14,
         choices=[(r.value, RESULT_LABELS[r.value]) for r in Result],
+        help_text=_("What happened in the deal (gewone winst, kap, baunie, …)."),
     )
     side = models.CharField(
-        _("side"), max_length=1, choices=[("a", _("koppel A")), ("b", _("koppel B"))]
+        _("side"),
+        max_length=1,
+        choices=[("a", _("koppel A")), ("b", _("koppel B"))],
+        help_text=_(
+            "The koppel the result is about (for a mislukte baunie or te vroeg gekapt, the "
+            "one that failed: the other koppel scores)."
+        ),
     )
     caller = models.ForeignKey(
         Player,
@@ -252,12 +329,29 @@ class Round(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("caller"),
+        help_text=_("The player who called trumps, when callers are recorded."),
     )
-    tricks_a = models.PositiveSmallIntegerField(_("tricks A"), null=True, blank=True)
-    tricks_b = models.PositiveSmallIntegerField(_("tricks B"), null=True, blank=True)
-    points_a = models.PositiveSmallIntegerField(_("points A"), default=0)
-    points_b = models.PositiveSmallIntegerField(_("points B"), default=0)
-    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    tricks_a = models.PositiveSmallIntegerField(
+        _("tricks A"),
+        null=True,
+        blank=True,
+        help_text=_("Tricks koppel A took (0 to 13), when counted."),
+    )
+    tricks_b = models.PositiveSmallIntegerField(
+        _("tricks B"),
+        null=True,
+        blank=True,
+        help_text=_("Tricks koppel B took (0 to 13), when counted."),
+    )
+    points_a = models.PositiveSmallIntegerField(
+        _("points A"), default=0, help_text=_("Game points koppel A got for the deal.")
+    )
+    points_b = models.PositiveSmallIntegerField(
+        _("points B"), default=0, help_text=_("Game points koppel B got for the deal.")
+    )
+    recorded_at = models.DateTimeField(
+        _("recorded at"), auto_now_add=True, help_text=_("When the round was entered.")
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -265,6 +359,7 @@ class Round(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("recorded by"),
+        help_text=_("The director who entered it; empty for a table link or an import."),
     )
     link = models.ForeignKey(
         "GameLink",
@@ -443,28 +538,64 @@ class Standing(models.Model):
         on_delete=models.CASCADE,
         related_name="standings",
         verbose_name=_("competition"),
+        help_text=_("The competition this row of the table belongs to."),
     )
     entry = models.ForeignKey(
-        Entry, on_delete=models.CASCADE, related_name="standings", verbose_name=_("entry")
+        Entry,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        verbose_name=_("entry"),
+        help_text=_("The koppel or club of this row."),
     )
-    rank = models.PositiveSmallIntegerField(_("rank"))
-    played = models.PositiveSmallIntegerField(_("played"), default=0)
-    won = models.PositiveSmallIntegerField(_("won"), default=0)
-    drawn = models.PositiveSmallIntegerField(_("drawn"), default=0)
-    lost = models.PositiveSmallIntegerField(_("lost"), default=0)
-    points = models.IntegerField(_("points"), default=0)
-    points_for = models.PositiveIntegerField(_("points for"), default=0)
-    points_against = models.PositiveIntegerField(_("points against"), default=0)
-    saldo = models.IntegerField(_("saldo"), default=0)
-    kaps = models.PositiveIntegerField(_("kaps"), default=0)
-    baunies = models.PositiveIntegerField(_("baunies"), default=0)
-    buchholz = models.IntegerField(_("buchholz"), default=0)
-    byes = models.PositiveSmallIntegerField(_("byes"), default=0)
-    deducted = models.PositiveIntegerField(_("points deducted"), default=0)
+    rank = models.PositiveSmallIntegerField(
+        _("rank"), help_text=_("Place in the table; entries level on every tie-break share it.")
+    )
+    played = models.PositiveSmallIntegerField(
+        _("played"), default=0, help_text=_("Matches played, byes included.")
+    )
+    won = models.PositiveSmallIntegerField(_("won"), default=0, help_text=_("Matches won."))
+    drawn = models.PositiveSmallIntegerField(_("drawn"), default=0, help_text=_("Matches drawn."))
+    lost = models.PositiveSmallIntegerField(_("lost"), default=0, help_text=_("Matches lost."))
+    points = models.IntegerField(
+        _("points"),
+        default=0,
+        help_text=_("Competition points (win, draw, loss), deductions taken off."),
+    )
+    points_for = models.PositiveIntegerField(
+        _("points for"), default=0, help_text=_("Game points scored, over all matches.")
+    )
+    points_against = models.PositiveIntegerField(
+        _("points against"), default=0, help_text=_("Game points the opponents scored.")
+    )
+    saldo = models.IntegerField(
+        _("saldo"), default=0, help_text=_("Game points for minus game points against.")
+    )
+    kaps = models.PositiveIntegerField(
+        _("kaps"), default=0, help_text=_("Rounds won with a kap or a kap by partner.")
+    )
+    baunies = models.PositiveIntegerField(_("baunies"), default=0, help_text=_("Baunies made."))
+    buchholz = models.IntegerField(
+        _("buchholz"),
+        default=0,
+        help_text=_("The competition points of the entry's opponents, added up."),
+    )
+    byes = models.PositiveSmallIntegerField(
+        _("byes"), default=0, help_text=_("Matchdays without an opponent (counted in points).")
+    )
+    deducted = models.PositiveIntegerField(
+        _("points deducted"),
+        default=0,
+        help_text=_("Competition points taken off by deductions (already out of points)."),
+    )
     # The mini-table points that separated this entry from others tied with it; None when
     # head-to-head did not decide anything for it.
-    head_to_head = models.IntegerField(_("head-to-head"), null=True, blank=True)
-    computed_at = models.DateTimeField(_("computed at"))
+    head_to_head = models.IntegerField(
+        _("head-to-head"),
+        null=True,
+        blank=True,
+        help_text=_("Competition points among the tied entries, when that decided the rank."),
+    )
+    computed_at = models.DateTimeField(_("computed at"), help_text=_("When this row last changed."))
 
     class Meta:
         ordering = ["competition", "rank", "pk"]
