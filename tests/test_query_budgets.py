@@ -72,6 +72,10 @@ def _game(b: Built) -> dict[str, Any]:
     return {"slug": b.competition.slug, "game_id": b.game.pk}
 
 
+def _table(b: Built) -> dict[str, Any]:
+    return {"token": services.game_links_ensure(game_ids=[b.game.pk])[b.game.pk].token}
+
+
 def _round(b: Built) -> dict[str, Any]:
     return {**_game(b), "round_id": b.game.rounds.order_by("number").first().pk}  # type: ignore[union-attr]
 
@@ -88,14 +92,33 @@ BUDGETS: dict[str, Page] = {
     "competition_manage": Page(20, True, _slug),
     "matchday_manage": Page(22, True, _matchday),
     "match_manage": Page(11, True, _match),
-    "game_sheet": Page(11, True, _game),
+    # The sheet's table switch (previous / next / every table of the matchday) is one query.
+    "game_sheet": Page(12, True, _game),
+    # Where a director lands after logging in: competitions and tonight's matchday.
+    "director_home": Page(6, True, lambda b: {}),
     "round_edit": Page(12, True, _round),
     "round_delete": Page(12, True, _round),
     "game_history": Page(13, True, _game),
     "match_history": Page(12, True, _match),
+    # The director's live board of a matchday and the hall display (public).
+    "matchday_board": Page(10, True, _matchday),
+    "hall_display": Page(8, False, _slug),
+    # Scoring at the table: the table's phone page (no account), the director's link page
+    # and queue.
+    "table_sheet": Page(8, False, _table),
+    "game_link": Page(11, True, _game),
+    "director_queue": Page(9, True, _slug),
+    # Paper and downloads: the score sheets (directors: QR codes of the table links; two of
+    # the queries are the links' savepoint), the pairing sheet, standings and results.
+    "game_sheet_pdf": Page(11, True, _game),
+    "matchday_sheets_pdf": Page(11, True, _matchday),
+    "matchday_pairings_pdf": Page(3, False, _matchday),
+    "standings_export": Page(3, False, lambda b: {**_slug(b), "fmt": "xlsx"}),
+    "results_export": Page(5, False, lambda b: {**_slug(b), "fmt": "csv"}),
 }
 # Write endpoints (require_POST): their pages are the ones above.
 POST_ONLY = {
+    "game_seats",
     "match_totals",
     "round_undo",
     "game_totals",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from django.core.exceptions import PermissionDenied
 
@@ -18,4 +19,23 @@ class PermissionDeniedWithoutTraceback(logging.Filter):
         if record.exc_info and isinstance(record.exc_info[1], PermissionDenied):
             record.exc_info = None
             record.exc_text = None
+        return True
+
+
+# The path of a table's phone page: /t/<token>/ (`scoring.table_views.table_sheet`).
+_TABLE_PATH = re.compile(r"/t/[^/\s?]+")
+
+
+class TableTokenHidden(logging.Filter):
+    """On ``django.request``: a table link's token (its secret: whoever has it scores the
+    game) is replaced by "…" in the lines Django writes about a request ("Not Found:
+    /t/…/" for a revoked link, a refused CSRF check), so the log can be shared. The
+    message is formatted once here; records without a table path pass unchanged.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "/t/" in message:
+            record.msg = _TABLE_PATH.sub("/t/…", message)
+            record.args = ()
         return True

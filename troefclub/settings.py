@@ -211,7 +211,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "/"
+# A director lands on their competitions and tonight's matchday (issue 8); the view sends
+# anybody who directs nothing on to the list of competitions.
+LOGIN_REDIRECT_URL = "director_home"
 LOGOUT_REDIRECT_URL = "/"
 
 AUTHENTICATION_BACKENDS = [
@@ -370,6 +372,18 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 
 
+# ---------------------------------------------------------------- scoring at the table
+
+# A result entered at the table and not confirmed by the other koppel for this many minutes
+# lands in the director's queue (competitions that ask for confirmation): long enough for
+# the koppels to confirm at the table themselves, short enough for the same evening.
+TABLE_CONFIRM_WAIT_MINUTES = env_int("TABLE_CONFIRM_WAIT_MINUTES", 10)
+if TABLE_CONFIRM_WAIT_MINUTES < 0:
+    raise ImproperlyConfigured(
+        f"TABLE_CONFIRM_WAIT_MINUTES={TABLE_CONFIRM_WAIT_MINUTES} must be 0 or more (minutes)"
+    )
+
+
 # ---------------------------------------------------------------- security (production)
 
 # Off by default so that plain-HTTP setups (dev.py, the browser tests) work; production
@@ -425,6 +439,8 @@ LOGGING = {
     "filters": {
         # A refused page is one line, not a traceback (troefclub/logs.py).
         "quiet_403": {"()": "troefclub.logs.PermissionDeniedWithoutTraceback"},
+        # A table link's secret stays out of the log (troefclub/logs.py).
+        "table_token": {"()": "troefclub.logs.TableTokenHidden"},
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
@@ -432,6 +448,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "django.request": {"filters": ["quiet_403"]},
+        "django.request": {"filters": ["quiet_403", "table_token"]},
     },
 }

@@ -1,0 +1,252 @@
+/* troefclub: the live pages of a matchday (issue 8).
+ *
+ * 1. Every live page ([data-live]: the director's board, the hall display) refreshes by
+ *    htmx polling. A poll that fails leaves the page as it was: this marks it stale
+ *    ([data-live-status] shown, with the time of the data on screen) until a poll
+ *    succeeds again. Polls are skipped while the tab is hidden (a phone in a pocket).
+ * 2. The hall display ([data-display]) shows its lists a screenful at a time: the rows
+ *    that fit are worked out from the screen (filled column by column, the columns even),
+ *    the other rows hidden; every
+ *    `data-page-seconds` it turns to the next page, the tables' pages first, then the
+ *    standings', then round again. A data refresh keeps the view and page on screen.
+ *    `data-pinned` ("pairings" / "standings") keeps to one view; the arrow keys turn.
+ *
+ * No inline code anywhere (the Content-Security-Policy allows none): everything is here.
+ */
+(function () {
+  "use strict";
+
+  // ------------------------------------------------------------ stale marks
+
+  function liveStatus(stale) {
+    var live = document.querySelector("[data-live]");
+    document.querySelectorAll("[data-live-status]").forEach(function (mark) {
+      mark.hidden = !stale;
+    });
+    document.querySelectorAll("[data-live-updated]").forEach(function (slot) {
+      slot.textContent = live ? live.getAttribute("data-updated") || "" : "";
+    });
+    if (live) {
+      live.classList.toggle("live-is-stale", stale);
+    }
+  }
+
+  function fromLive(event) {
+    var elt = event.detail && event.detail.elt;
+    return Boolean(elt && elt.closest && elt.closest("[data-live]"));
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && fromLive(event)) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (fromLive(event)) {
+      liveStatus(true);
+    }
+  });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (fromLive(event)) {
+      liveStatus(true);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target && event.target.matches && event.target.matches("[data-live]")) {
+      liveStatus(false);
+      if (event.target.matches("[data-display]")) {
+        display.refresh();
+      }
+    }
+  });
+
+  // ------------------------------------------------------------ the hall display
+
+  var VIEWS = ["pairings", "standings"];
+
+  var display = {
+    view: null, // the view on screen
+    page: 0, // its page
+    pages: {}, // view -> list of pages, each a list of items
+    columns: {}, // view -> columns of its list (CSS --cols)
+    timer: null,
+
+    root: function () {
+      return document.querySelector("[data-display]");
+    },
+
+    // The items of `view` cut in pages of the rows and columns that fit its box.
+    paginate: function (root, view) {
+      var section = root.querySelector('[data-view="' + view + '"]');
+      var box = section && section.querySelector("[data-items]");
+      if (!box) {
+        return [[]];
+      }
+      var items = Array.prototype.slice.call(box.querySelectorAll("[data-item]"));
+      if (!items.length) {
+        return [[]];
+      }
+      // Measured alone on screen: two views shown at once would share the height.
+      var sections = Array.prototype.slice.call(root.querySelectorAll("[data-view]"));
+      var before = sections.map(function (other) {
+        return other.hidden;
+      });
+      sections.forEach(function (other) {
+        other.hidden = other !== section;
+      });
+      items.forEach(function (item) {
+        item.hidden = false;
+      });
+      var style = window.getComputedStyle(box);
+      var gap = parseFloat(style.rowGap) || 0;
+      var height = items[0].getBoundingClientRect().height;
+      var rows = Math.max(1, Math.floor((box.clientHeight + gap) / (height + gap)));
+      var columns = parseInt(style.getPropertyValue("--cols"), 10) || 1;
+      this.columns[view] = columns;
+      sections.forEach(function (other, index) {
+        other.hidden = before[index];
+      });
+      var size = rows * columns;
+      var pages = [];
+      for (var start = 0; start < items.length; start += size) {
+        pages.push(items.slice(start, start + size));
+      }
+      return pages;
+    },
+
+    // The views this screen cycles through: one when pinned, else those with something
+    // to show (both when neither has).
+    views: function (root) {
+      var pinned = root.getAttribute("data-pinned");
+      if (VIEWS.indexOf(pinned) >= 0) {
+        return [pinned];
+      }
+      var shown = VIEWS.filter(function (view) {
+        return root.querySelector('[data-view="' + view + '"] [data-item]');
+      });
+      return shown.length ? shown : VIEWS;
+    },
+
+    show: function () {
+      var root = this.root();
+      if (!root) {
+        return;
+      }
+      var views = this.views(root);
+      if (views.indexOf(this.view) < 0) {
+        this.view = views[0];
+        this.page = 0;
+      }
+      var pages = this.pages[this.view] || [[]];
+      if (this.page >= pages.length) {
+        this.page = 0;
+      }
+      var view = this.view;
+      root.querySelectorAll("[data-view]").forEach(function (section) {
+        section.hidden = section.getAttribute("data-view") !== view;
+      });
+      root.querySelectorAll("[data-heading]").forEach(function (heading) {
+        heading.hidden = heading.getAttribute("data-heading") !== view;
+      });
+      // Fewer items than fit: as many rows as needed, so the columns come out even.
+      var box = root.querySelector('[data-view="' + view + '"] [data-items]');
+      if (box) {
+        var items = (pages[this.page] || []).length;
+        var rows = Math.ceil(items / (this.columns[view] || 1));
+        box.style.setProperty("--rows", String(Math.max(1, rows)));
+      }
+      VIEWS.forEach(function (name) {
+        var shown = name === view ? pages[display.page] || [] : [];
+        (display.pages[name] || []).forEach(function (page) {
+          page.forEach(function (item) {
+            item.hidden = shown.indexOf(item) < 0;
+          });
+        });
+      });
+      var label = root.querySelector("[data-page-label]");
+      if (label) {
+        label.textContent = pages.length > 1 ? this.page + 1 + "/" + pages.length : "";
+      }
+    },
+
+    // Work the pages out again (new data, another screen size) and show the same place.
+    refresh: function () {
+      var root = this.root();
+      if (!root) {
+        return;
+      }
+      var self = this;
+      VIEWS.forEach(function (view) {
+        self.pages[view] = self.paginate(root, view);
+      });
+      this.show();
+      this.clock();
+    },
+
+    // The next page of this view, else the first page of the next view.
+    turn: function (step) {
+      var root = this.root();
+      if (!root) {
+        return;
+      }
+      var views = this.views(root);
+      var pages = (this.pages[this.view] || [[]]).length;
+      this.page += step;
+      if (this.page >= pages || this.page < 0) {
+        var next = (views.indexOf(this.view) + (step > 0 ? 1 : views.length - 1)) % views.length;
+        this.view = views[next];
+        this.page = step > 0 ? 0 : (this.pages[this.view] || [[]]).length - 1;
+      }
+      this.show();
+    },
+
+    clock: function () {
+      var root = this.root();
+      var slot = root && root.querySelector("[data-clock]");
+      if (slot) {
+        var now = new Date();
+        var pad = function (n) {
+          return (n < 10 ? "0" : "") + n;
+        };
+        slot.textContent = pad(now.getHours()) + ":" + pad(now.getMinutes());
+      }
+    },
+
+    start: function () {
+      var root = this.root();
+      if (!root) {
+        return;
+      }
+      var seconds = parseInt(root.getAttribute("data-page-seconds"), 10) || 15;
+      this.refresh();
+      this.timer = window.setInterval(function () {
+        display.turn(1);
+        display.clock();
+      }, seconds * 1000);
+      var resized = null;
+      window.addEventListener("resize", function () {
+        window.clearTimeout(resized);
+        resized = window.setTimeout(function () {
+          display.refresh();
+        }, 200);
+      });
+      document.addEventListener("keydown", function (event) {
+        if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") {
+          event.preventDefault();
+          display.turn(1);
+        } else if (event.key === "ArrowLeft" || event.key === "PageUp") {
+          event.preventDefault();
+          display.turn(-1);
+        }
+      });
+    },
+  };
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () {
+      display.start();
+    });
+  } else {
+    display.start();
+  }
+})();
