@@ -33,4 +33,4 @@ EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "-c", "import os, socket; socket.create_connection(('127.0.0.1', int(os.environ['PORT'])), 4)"]
 # gunicorn binds 0.0.0.0:$PORT and runs $WEB_CONCURRENCY workers when those are set.
-CMD ["gunicorn", "troefclub.wsgi", "--access-logfile", "-"]
+CMD ["gunicorn", "troefclub.wsgi", "--access-logfile", "-", "--logger-class", "troefclub.gunicorn_logging.TokenHidingLogger"]

@@ -39,3 +39,8 @@ class TableTokenHidden(logging.Filter):
             record.msg = _TABLE_PATH.sub("/t/…", message)
             record.args = ()
         return True
+
+
+def table_path_hidden(text: str) -> str:
+    """`text` with every table link's token replaced by "…" (see TableTokenHidden)."""
+    return _TABLE_PATH.sub("/t/…", text)
