@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from types import SimpleNamespace
 
+import pytest
 from gunicorn.config import Config
 
 from troefclub.gunicorn_logging import TokenHidingLogger
@@ -36,3 +37,24 @@ def test_gunicorn_access_log_hides_the_token() -> None:
     assert all(TOKEN not in str(value) for value in atoms.values())
     assert atoms["r"] == "POST /t/…/?x=1 HTTP/1.1"
     assert atoms["U"] == "/t/…/"
+
+
+def test_runserver_request_lines_hide_the_token(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    with caplog.at_level(logging.INFO, logger="django.server"):
+        logger = logging.getLogger("django.server")
+        for handler_filter in logger.filters:
+            assert handler_filter.filter(
+                record := logging.LogRecord(
+                    "django.server",
+                    logging.INFO,
+                    __file__,
+                    1,
+                    '"%s" %s',
+                    (f"GET /t/{TOKEN}/", 200),
+                    None,
+                )
+            )
+            assert TOKEN not in record.getMessage()
+        assert logger.filters, "django.server has the token filter"

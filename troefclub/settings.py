@@ -449,5 +449,12 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "django.request": {"filters": ["quiet_403", "table_token"]},
+        # runserver's request lines (`dev.py run`): the table links' tokens hidden there too.
+        "django.server": {
+            "handlers": ["console"],
+            "filters": ["table_token"],
+            "level": "INFO",
+            "propagate": False,
+        },
     },
 }
