@@ -143,6 +143,11 @@ class RoundForm(forms.Form):
                 )
         else:
             del self.fields["caller"]
+        # The score sheet lays this form out by hand (`game_sheet.html`), crispy the rest.
+        for name, css in (("caller", "form-select"), ("tricks_a", "form-control")):
+            if name in self.fields:
+                self.fields[name].widget.attrs["class"] = css
+        self.fields["tricks_b"].widget.attrs["class"] = "form-control"
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
@@ -203,13 +208,86 @@ class RoundForm(forms.Form):
         }
 
 
+class SeatsForm(forms.Form):
+    """Who sits where and who calls round 1, set on the score sheet before the game starts.
+
+    Chosen from the two koppels' players: who of koppel A sits in seat 1 (the partner in
+    seat 3), who of koppel B in seat 2 (the partner in seat 4), and who calls first (or
+    not known yet). `seats` and `first_caller_seat` give them as `game_seats_set` takes
+    them; `seen` is the sheet's `services.game_seats_token`.
+    """
+
+    seat_1 = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect)
+    seat_2 = forms.TypedChoiceField(coerce=int, widget=forms.RadioSelect)
+    first_caller = forms.TypedChoiceField(
+        label=_("Calls round 1"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("Found by dealing until a jack; from it the caller of every round follows."),
+    )
+    seen = seen_field()
+
+    def __init__(self, *args: Any, game: Game, seen: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pairs = (
+            (game.team_a.player_1, game.team_a.player_2),
+            (game.team_b.player_1, game.team_b.player_2),
+        )
+        (a_1, a_2), (b_1, b_2) = self.pairs
+        seat_1 = cast(forms.ChoiceField, self.fields["seat_1"])
+        seat_2 = cast(forms.ChoiceField, self.fields["seat_2"])
+        first = cast(forms.ChoiceField, self.fields["first_caller"])
+        seat_1.label = _("Seat 1 (%(koppel)s)") % {"koppel": game.team_a}
+        seat_2.label = _("Seat 2 (%(koppel)s)") % {"koppel": game.team_b}
+        seat_1.help_text = _("The partner sits in seat 3, opposite.")
+        seat_2.help_text = _("The partner sits in seat 4, opposite.")
+        seat_1.choices = [(a_1.pk, str(a_1)), (a_2.pk, str(a_2))]
+        seat_2.choices = [(b_1.pk, str(b_1)), (b_2.pk, str(b_2))]
+        first.choices = [
+            *((player.pk, str(player)) for player in (a_1, a_2, b_1, b_2)),
+            ("", _("not known yet")),
+        ]
+        if not self.is_bound:
+            self.initial["seen"] = seen
+            self.initial["seat_1"] = game.seat_1_id or a_1.pk
+            self.initial["seat_2"] = game.seat_2_id or b_1.pk
+            if game.first_caller and game.seat_1_id is not None:
+                self.initial["first_caller"] = game.seats[game.first_caller - 1]
+            else:
+                self.initial["first_caller"] = ""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        require_seen(self)
+        return data
+
+    @property
+    def seats(self) -> tuple[int, int, int, int]:
+        """The four seats clockwise, from the two chosen: each partner sits opposite."""
+        (a_1, a_2), (b_1, b_2) = self.pairs
+        one, two = self.cleaned_data["seat_1"], self.cleaned_data["seat_2"]
+        three = a_2.pk if one == a_1.pk else a_1.pk
+        four = b_2.pk if two == b_1.pk else b_1.pk
+        return (one, two, three, four)
+
+    @property
+    def first_caller_seat(self) -> int | None:
+        """The seat (1–4) of the player chosen to call round 1, or None."""
+        player = self.cleaned_data.get("first_caller")
+        return None if player is None else self.seats.index(player) + 1
+
+
 class UndoForm(SeenForm):
     """The round the director saw as the last one when pressing "undo", and the sheet's
-    `game_token`."""
+    `game_token`; `confirmed` once the director was told what undoing does to a game that
+    is over (it reopens, or its winner changes)."""
 
     round = forms.IntegerField(
         min_value=1, max_value=2**31 - 1, required=False, widget=forms.HiddenInput
     )
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from enum import StrEnum
 from itertools import groupby
 from operator import itemgetter
 from typing import Any, NamedTuple, TypeVar, cast
@@ -35,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.messages import RESULT_LABELS, pairing_reason_message
-from scoring.models import Game, Round, Standing
+from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
     ByeOutcome,
     MatchOutcome,
@@ -1311,7 +1312,11 @@ def game_next_caller(*, game: Game, rounds: Sequence[Round]) -> int | None:
     if None in game.seats:
         return None
     try:
-        state = replay(game.match.matchday.competition.rule_set, game_round_inputs(game, rounds))
+        state = replay(
+            game.match.matchday.competition.rule_set,
+            game_round_inputs(game, rounds),
+            first_caller=game.first_caller,
+        )
     except RuleViolation:
         return None  # stored rounds that no longer fit the rules: nobody to propose
     if state.state.finished or state.state.caller is None:
@@ -1345,7 +1350,7 @@ def competition_games_replay(
                 check_game_totals(game.total_a, game.total_b, rules)
                 replayed.append((game, rounds, None))
                 continue
-            played = replay(rules, game_round_inputs(game, rounds))
+            played = replay(rules, game_round_inputs(game, rounds), first_caller=game.first_caller)
             if game.status == Game.Status.CLOSED and not played.state.finished:
                 played = Replay(state=played.state.close(), points=played.points)
         except RuleViolation as exc:
@@ -1584,6 +1589,324 @@ def match_sittings(
             team, points = max(koppels.values(), key=lambda slot: slot[1])
             top[side] = TopKoppel(team, points)
     return sittings, top
+
+
+# ================================================================ the matchday board
+#
+# The director's live board of a matchday and the hall's big screen (issue 8): every table
+# with its koppels, score and state, in a constant number of queries whatever the size of
+# the matchday (the matches, their games, their scores, the byes).
+
+
+class TableState(StrEnum):
+    """Where one table of a matchday is. A forfeited match, or one known only as reported
+    totals, is one table whatever its games say."""
+
+    NOT_STARTED = "not_started"  # no round, no totals
+    PLAYING = "playing"
+    FINISHED = "finished"  # over (and confirmed, where the competition asks for it)
+    AWAITING = "awaiting"  # over, not confirmed yet, and the competition asks for it
+    DISPUTED = "disputed"  # a koppel disputes the result: an open `GameDispute`
+    FORFEIT = "forfeit"
+    REPORTED = "reported"
+
+    @property
+    def group(self) -> str:
+        """The board's filter this state falls under: a forfeit or reported totals are as
+        decided as a finished game."""
+        if self in (TableState.FORFEIT, TableState.REPORTED):
+            return TableState.FINISHED.value
+        return self.value
+
+
+# The board's filters, in the order its summary names them.
+TABLE_GROUPS = ("not_started", "playing", "awaiting", "disputed", "finished")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTable:
+    """One table on the board: a game, or a match decided without its games (`game` None,
+    or kept for a pairs match's sheet link).
+
+    `home`/`away` are the game's koppels (Team) playing for the match's home and away
+    side (a club match's koppel A may play away), or the match's entries for a match
+    decided as a whole; `score_home`/`score_away` their points. `rounds` counts the rounds
+    entered, `last_round_at` when the last was; `linked` says the game has an active table
+    link (`GameLink`).
+    """
+
+    match: Match
+    game: Game | None
+    table: int | None
+    sitting: int
+    state: TableState
+    home: Team | Entry
+    away: Team | Entry
+    score_home: int
+    score_away: int
+    rounds: int = 0
+    last_round_at: datetime | None = None
+    linked: bool = False
+
+    @property
+    def group(self) -> str:
+        return self.state.group
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSitting:
+    """One sitting of a match on the board, its tables by number."""
+
+    number: int
+    tables: list[BoardTable]
+
+    @property
+    def done(self) -> bool:
+        """Every table decided and counted: the board shows it folded."""
+        return all(table.group == TableState.FINISHED for table in self.tables)
+
+    @property
+    def pending(self) -> bool:
+        """No table started: a later sitting, shown folded until it is the one played."""
+        return all(table.state == TableState.NOT_STARTED for table in self.tables)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMatch:
+    """A match on the board: its score (`competition_match_scores`), its tables by sitting,
+    and the sitting being played (the first with a table not finished; else the last)."""
+
+    match: Match
+    score: MatchScore
+    table: int | None
+    sittings: list[BoardSitting]
+
+    @property
+    def tables(self) -> list[BoardTable]:
+        return [table for sitting in self.sittings for table in sitting.tables]
+
+    @property
+    def current_sitting(self) -> BoardSitting | None:
+        for sitting in self.sittings:
+            if not sitting.done:
+                return sitting
+        return self.sittings[-1] if self.sittings else None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCounts:
+    """How many tables of the board are in each group (`TableState.group`)."""
+
+    total: int = 0
+    not_started: int = 0
+    playing: int = 0
+    awaiting: int = 0
+    disputed: int = 0
+    finished: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchdayBoard:
+    """A matchday's tables for its director's board and the hall display.
+
+    `matches` in table order (`with_table_shown`, then id); `clubs` when the matches are
+    club matches (several games a match, by sitting); `byes` with their entries' names.
+    """
+
+    matchday: Matchday
+    clubs: bool
+    matches: list[BoardMatch]
+    byes: list[Bye]
+    counts: BoardCounts
+
+    @property
+    def tables(self) -> list[BoardTable]:
+        return [table for match in self.matches for table in match.tables]
+
+
+def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:
+    if disputed:
+        return TableState.DISPUTED
+    if game.is_over:
+        if confirming and game.confirmed_at is None:
+            return TableState.AWAITING
+        return TableState.FINISHED
+    if rounds or game.by_totals or game.score_a or game.score_b:
+        return TableState.PLAYING
+    return TableState.NOT_STARTED
+
+
+def _board_games(matchday: Matchday) -> dict[int, list[Game]]:
+    """The matchday's games by match id, by sitting and table, with their koppels' names
+    and, annotated: `round_count`, `last_round_at`, `disputed` (an open dispute) and
+    `linked` (an active table link). One query; the annotations are correlated subqueries
+    on indexed columns, a few rows each."""
+    rounds = Round.objects.filter(game=OuterRef("pk")).order_by().values("game")
+    games = (
+        Game.objects.filter(match__matchday=matchday)
+        .select_related(*(f"team_{side}__{join}" for side in "ab" for join in TEAM_JOINS))
+        .annotate(
+            round_count=Coalesce(Subquery(rounds.annotate(n=Count("pk")).values("n")), 0),
+            last_round_at=Subquery(rounds.annotate(last=Max("recorded_at")).values("last")),
+            disputed=Exists(
+                GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
+            ),
+            linked=Exists(GameLink.objects.filter(game=OuterRef("pk"), revoked_at__isnull=True)),
+        )
+        .order_by("match_id", "sitting", "table")
+    )
+    by_match: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        by_match[game.match_id].append(game)
+    return by_match
+
+
+def _board_match(
+    match: Match, score: MatchScore, games: list[Game], *, clubs: bool, confirming: bool
+) -> BoardMatch:
+    shown = getattr(match, "table_shown", None)
+    if score.forfeit or score.reported:
+        # Decided as a whole: one table, the match's own sides and score.
+        state = TableState.FORFEIT if score.forfeit else TableState.REPORTED
+        only = BoardTable(
+            match=match,
+            game=None if clubs or not games else games[0],
+            table=shown,
+            sitting=1,
+            state=state,
+            home=match.home,
+            away=match.away,
+            score_home=score.home,
+            score_away=score.away,
+        )
+        return BoardMatch(match, score, shown, [BoardSitting(1, [only])])
+    if not games:
+        # A club match whose lineup isn't set: nobody sits down yet.
+        waiting = BoardTable(
+            match=match,
+            game=None,
+            table=shown,
+            sitting=1,
+            state=TableState.NOT_STARTED,
+            home=match.home,
+            away=match.away,
+            score_home=0,
+            score_away=0,
+        )
+        return BoardMatch(match, score, shown, [BoardSitting(1, [waiting])])
+    sittings: list[BoardSitting] = []
+    for number, group in groupby(games, key=lambda game: game.sitting):
+        tables = []
+        for game in group:
+            rounds = int(getattr(game, "round_count", 0))
+            home, away = (
+                (game.team_a, game.team_b) if game.a_is_home else (game.team_b, game.team_a)
+            )
+            scores = (
+                (game.score_a, game.score_b) if game.a_is_home else (game.score_b, game.score_a)
+            )
+            tables.append(
+                BoardTable(
+                    match=match,
+                    game=game,
+                    # A pairs match is one game: the match's table is the one players look for.
+                    table=game.table if clubs else (match.table or game.table),
+                    sitting=number,
+                    state=_table_state(
+                        game,
+                        confirming=confirming,
+                        disputed=bool(getattr(game, "disputed", False)),
+                        rounds=rounds,
+                    ),
+                    home=home,
+                    away=away,
+                    score_home=scores[0],
+                    score_away=scores[1],
+                    rounds=rounds,
+                    last_round_at=getattr(game, "last_round_at", None),
+                    linked=bool(getattr(game, "linked", False)),
+                )
+            )
+        sittings.append(BoardSitting(number, tables))
+    return BoardMatch(match, score, shown, sittings)
+
+
+def matchday_board(*, matchday: Matchday) -> MatchdayBoard:
+    """Every table of `matchday` with its state (`TableState`), koppels and score, grouped
+    by match and sitting, its byes, and how many tables are in each state.
+
+    Five queries whatever the size of the matchday: the matches with their entries' names,
+    their games with the koppels' names (`_board_games`), their scores (two,
+    `competition_match_scores`) and the byes. `matchday.competition` must be joined.
+    """
+    competition = matchday.competition
+    clubs = competition.kind == Competition.Kind.CLUBS
+    joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
+    matches = list(
+        with_table_shown(Match.objects.filter(matchday=matchday))
+        .select_related(*joins)
+        .order_by("table_shown", "pk")
+    )
+    games = _board_games(matchday)
+    scores = competition_match_scores(competition=competition, matchday=matchday)
+    confirming = competition.confirmation_required
+    board_matches = [
+        _board_match(
+            match, scores[match.pk], games.get(match.pk, []), clubs=clubs, confirming=confirming
+        )
+        for match in matches
+    ]
+    byes = list(
+        Bye.objects.filter(matchday=matchday)
+        .select_related(*(f"entry__{join}" for join in ENTRY_JOINS))
+        .order_by("pk")
+    )
+    groups = Counter(table.group for match in board_matches for table in match.tables)
+    counts = BoardCounts(total=sum(groups.values()), **{key: groups[key] for key in TABLE_GROUPS})
+    return MatchdayBoard(matchday, clubs, board_matches, byes, counts)
+
+
+def competition_display_matchday(
+    *, competition: Competition, number: int | None = None
+) -> Matchday | None:
+    """The matchday the hall display shows: matchday `number` when given (None when there
+    is no such matchday); else the one being played, in one query:
+
+    - the newest matchday with a game in play (open, a round entered);
+    - else the newest with open games that isn't dated after today (a round robin's later
+      matchdays are paired and open from the start, but not tonight's);
+    - else the newest not dated after today (the last played, its final scores);
+    - else the first (the season has not started).
+
+    Games of a forfeited match or of one with reported totals are never open here (as in
+    `competition_game_counts`). None when the competition has no matchday.
+    """
+    open_games = Game.objects.filter(
+        match__matchday=OuterRef("pk"),
+        status=Game.Status.OPEN,
+        match__forfeit="",
+        match__total_home__isnull=True,
+    )
+    matchdays = list(
+        competition.matchdays.annotate(
+            in_play=Exists(open_games.filter(Exists(Round.objects.filter(game=OuterRef("pk"))))),
+            has_open=Exists(open_games),
+        ).order_by("number")
+    )
+    if number is not None:
+        return next((matchday for matchday in matchdays if matchday.number == number), None)
+    if not matchdays:
+        return None
+    today = timezone.localdate()
+    due = [matchday for matchday in matchdays if matchday.date is None or matchday.date <= today]
+    for candidates in (
+        [m for m in matchdays if getattr(m, "in_play", False)],
+        [m for m in due if getattr(m, "has_open", False)],
+        due,
+    ):
+        if candidates:
+            return candidates[-1]
+    return matchdays[0]
 
 
 # ================================================================ audit history
@@ -2399,7 +2722,7 @@ def _game_replay_problems(game: Game, place: str, rules: RuleSet) -> list[Result
         points: Sequence[Points] = []
     else:
         try:
-            played = replay(rules, game_round_inputs(game, rounds))
+            played = replay(rules, game_round_inputs(game, rounds), first_caller=game.first_caller)
         except RuleViolation as exc:
             number = exc.params.get("round")
             where = f"{place}, {_('round %(number)s') % {'number': number}}" if number else place
@@ -2502,3 +2825,304 @@ def _standings_problems(competition: Competition) -> list[ResultProblem]:
                 ResultProblem(place, RuleViolation("standings_row_extra", entry=standing.entry.key))
             )
     return problems
+
+
+# ================================================================ scoring at the table
+#
+# The table's own phone page (a game's `GameLink`, no account) and the director's queue of
+# disputes and long-unconfirmed results (issue 8), each in a constant number of queries.
+
+
+def table_link(*, token: str) -> GameLink | None:
+    """The active table link with `token`; None for an unknown or revoked one. One query
+    (none for a token that can't be one)."""
+    if not token or len(token) > cast(int, GameLink._meta.get_field("token").max_length):
+        return None
+    return GameLink.objects.filter(token=token, revoked_at__isnull=True).first()
+
+
+def game_entering_koppels(*, game: Game, link: GameLink | None = None) -> frozenset[str]:
+    """The koppels ("a"/"b") that entered rounds of `game` at the table: the entering
+    koppel of the links its stored rounds came through, and of `link` (the table's own).
+    One query.
+
+    They don't confirm or dispute what they entered: the other koppel does. A game entered
+    by the director only has none, and either koppel may confirm it.
+    """
+    sides = set(
+        GameLink.objects.filter(rounds__game=game)
+        .exclude(entering_side="")
+        .values_list("entering_side", flat=True)
+        .distinct()
+    )
+    if link is not None and link.entering_side:
+        sides.add(link.entering_side)
+    return frozenset(sides)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSheet:
+    """What the table's phone shows of its game, besides the game itself.
+
+    `lines` are the score sheet rows, each with its result in words; `seen` the
+    `game_token` the page's forms send back; `next_caller` the player whose turn it is to
+    call (None when unknown); `dispute` the open dispute; `entering` the koppels ("a"/"b")
+    that entered rounds at the table (`game_entering_koppels`: they don't confirm).
+    """
+
+    lines: list[tuple[SheetRow, str]]
+    seen: str
+    next_caller: int | None
+    dispute: GameDispute | None
+    entering: frozenset[str]
+
+    @property
+    def last_round(self) -> Round | None:
+        return self.lines[-1][0].round if self.lines else None
+
+
+def game_table_sheet(*, game: Game, link: GameLink) -> TableSheet:
+    """The table page's view of `game` (as `game_detail` reads it) through its `link`:
+    three queries (the rounds, the open dispute, the koppels that entered rounds)."""
+    from scoring.tokens import game_token  # tokens imports the models, as this module does
+
+    rows = game_sheet(game=game)
+    rounds = [row.round for row in rows]
+    return TableSheet(
+        lines=[(row, str(RESULT_LABELS.get(row.round.result, row.round.result))) for row in rows],
+        seen=game_token(game, rounds),
+        next_caller=game_next_caller(game=game, rounds=rounds),
+        dispute=game.disputes.filter(resolved_at__isnull=True).first(),
+        entering=game_entering_koppels(game=game, link=link),
+    )
+
+
+# What the director's queue shows of each game: its place and koppels' names.
+QUEUE_GAME_JOINS = (
+    "match__matchday",
+    *(f"team_{side}__{join}" for side in "ab" for join in TEAM_JOINS),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueGame:
+    """A game in the director's queue: disputed at the table, or over and unconfirmed for
+    too long. `changed_at` is when its result last changed (its newest history record;
+    None without history); `seen` its `game_token` for the queue's buttons."""
+
+    game: Game
+    dispute: GameDispute | None
+    changed_at: datetime | None
+    seen: str
+
+    @property
+    def corrected(self) -> bool:
+        """The result changed after the dispute was raised: the director corrected it."""
+        return (
+            self.dispute is not None
+            and self.changed_at is not None
+            and self.changed_at > self.dispute.raised_at
+        )
+
+    @property
+    def table(self) -> int:
+        """The table the players know: a pairs match's own table, else the game's."""
+        return self.game.match.table or self.game.table
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorQueue:
+    """The director's queue of a competition: open disputes (oldest first) and results
+    over but unconfirmed for longer than the wait (the longest waiting first; only when
+    the competition asks for confirmation)."""
+
+    disputes: list[QueueGame]
+    waiting: list[QueueGame]
+
+
+def _game_changed_at(game: str = "pk") -> Subquery:
+    """When the outer query's game (its field `game`) last changed: the game's newest
+    history record (every write on a game saves it, a round too)."""
+    newest = Game.history.filter(id=OuterRef(game)).order_by("-history_date")
+    return Subquery(newest.values("history_date")[:1])
+
+
+def director_queue(
+    *, competition: Competition, wait: timedelta, now: datetime | None = None
+) -> DirectorQueue:
+    """The disputes and long-unconfirmed results of `competition` for its director.
+
+    A result is waiting when it is over, not confirmed, not disputed, the competition asks
+    for confirmation, and it has not changed for `wait` (the koppels had time to confirm
+    it at the table). Three queries whatever the competition's size: the open disputes
+    with their games, the waiting games, and their rounds (for the `seen` tokens).
+    """
+    from scoring.tokens import game_token  # tokens imports the models, as this module does
+
+    cutoff = (now or timezone.now()) - wait
+    in_competition = Game.objects.filter(match__matchday__competition=competition)
+    disputes = list(
+        GameDispute.objects.filter(
+            resolved_at__isnull=True, game__match__matchday__competition=competition
+        )
+        .select_related(*(f"game__{join}" for join in QUEUE_GAME_JOINS))
+        .annotate(changed_at=_game_changed_at("game_id"))
+        .order_by("raised_at", "pk")
+    )
+    waiting_games: list[Game] = []
+    if competition.confirmation_required:
+        open_dispute = GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
+        waiting_games = list(
+            in_competition.filter(
+                status__in=[Game.Status.FINISHED, Game.Status.CLOSED], confirmed_at__isnull=True
+            )
+            .exclude(Exists(open_dispute))
+            .select_related(*QUEUE_GAME_JOINS)
+            .annotate(changed_at=_game_changed_at())
+            .filter(Q(changed_at__lte=cutoff) | Q(changed_at__isnull=True))
+            .order_by(F("changed_at").asc(nulls_first=True), "pk")
+        )
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    ids = [dispute.game_id for dispute in disputes] + [game.pk for game in waiting_games]
+    if ids:
+        for rnd in Round.objects.filter(game_id__in=ids):
+            rounds[rnd.game_id].append(rnd)
+
+    def item(game: Game, dispute: GameDispute | None, changed_at: datetime | None) -> QueueGame:
+        return QueueGame(game, dispute, changed_at, game_token(game, rounds[game.pk]))
+
+    return DirectorQueue(
+        disputes=[item(d.game, d, getattr(d, "changed_at", None)) for d in disputes],
+        waiting=[item(game, None, getattr(game, "changed_at", None)) for game in waiting_games],
+    )
+
+
+# ---------------------------------------------------------------- the director's evening
+
+
+@dataclass(frozen=True, slots=True)
+class SheetStop:
+    """One game of a matchday as the score sheet's table switch shows it.
+
+    `started`: rounds or totals entered (a game of redeals only has started too).
+    """
+
+    game_id: int
+    table: int
+    sitting: int
+    status: str
+    started: bool
+
+
+# The order a director walks a matchday's tables: a pairs match sits at one table (its
+# game's), a club match's games by sitting and table.
+SHEET_ORDER = (F("match__table").asc(nulls_last=True), "match_id", "sitting", "table", "pk")
+
+
+def matchday_sheet_stops(*, matchday_id: int) -> list[SheetStop]:
+    """Every game of a matchday in table order (`SHEET_ORDER`), in one query of a few
+    columns: the score sheet's previous/next table and its table switch."""
+    rows = (
+        Game.objects.filter(match__matchday_id=matchday_id)
+        .annotate(has_rounds=Exists(Round.objects.filter(game=OuterRef("pk"))))
+        .order_by(*SHEET_ORDER)
+        .values_list("pk", "table", "sitting", "status", "total_a", "has_rounds")
+    )
+    return [
+        SheetStop(pk, table, sitting, status, total_a is not None or has_rounds)
+        for pk, table, sitting, status, total_a, has_rounds in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class EveningMatchday:
+    """The matchday a director is most likely running now, with its games counted.
+
+    `tonight`: its date is today (else it is the first matchday with games still open).
+    `not_started`: open at 0–0 (no points yet); `playing`: open with points;
+    `over`: finished or closed; `awaiting`: over and not confirmed (counts only where the
+    competition asks for confirmation). `first_sheet`: the game whose score sheet to open
+    first: the first open one by table, else the first.
+    """
+
+    matchday: Matchday
+    tonight: bool
+    tables: int
+    not_started: int
+    playing: int
+    over: int
+    awaiting: int
+    first_sheet: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DirectedCompetition:
+    """A competition the user directs, and its matchday for tonight (None: nothing to play)."""
+
+    competition: Competition
+    evening: EveningMatchday | None
+
+
+def directed_competitions(*, user: Any) -> list[DirectedCompetition]:
+    """The competitions `user` directs (`Competition.is_directed_by`: their own, or every
+    one for staff allowed to direct them all), newest season first, each with tonight's
+    matchday: the one dated today, else the first with open games.
+
+    Two queries (and the user's permissions), whatever the number of competitions, matchdays
+    or games. An anonymous user directs nothing.
+    """
+    if not user.is_authenticated:
+        return []
+    competitions: QuerySet[Competition] = Competition.objects.order_by("-season", "name")
+    if not user.has_perm("tournaments.direct_every_competition"):
+        competitions = competitions.filter(directors=user)
+    found = list(competitions)
+    if not found:
+        return []
+    today = timezone.localdate()
+    open_games = Game.objects.filter(status=Game.Status.OPEN, total_a__isnull=True)
+    first_open = (
+        open_games.filter(match__matchday__competition=OuterRef("competition"))
+        .order_by("match__matchday__number")
+        .values("match__matchday__number")[:1]
+    )
+    first_sheet = (
+        Game.objects.filter(match__matchday=OuterRef("pk"))
+        .order_by(Case(When(status=Game.Status.OPEN, then=0), default=1), *SHEET_ORDER)
+        .values("pk")[:1]
+    )
+    games = "matches__games"
+    is_open = Q(matches__games__status=Game.Status.OPEN)
+    no_points = Q(matches__games__score_a=0, matches__games__score_b=0)
+    candidates = (
+        Matchday.objects.filter(competition__in=found)
+        .filter(Q(date=today) | Q(number=Subquery(first_open)))
+        .annotate(
+            tables=Count(games),
+            not_started=Count(games, filter=is_open & no_points),
+            playing=Count(games, filter=is_open & ~no_points),
+            over=Count(games, filter=~is_open),
+            awaiting=Count(games, filter=~is_open & Q(matches__games__confirmed_at__isnull=True)),
+            first_sheet=Subquery(first_sheet),
+        )
+        .order_by("competition_id", "number")
+    )
+    by_id = {competition.pk: competition for competition in found}
+    chosen: dict[int, EveningMatchday] = {}
+    for matchday in candidates:
+        matchday.competition = by_id[matchday.competition_id]  # for its links, no query
+        tonight = matchday.date == today
+        held = chosen.get(matchday.competition_id)
+        if held is not None and (held.tonight or not tonight):
+            continue  # today's first, else the first open one (they come by number)
+        chosen[matchday.competition_id] = EveningMatchday(
+            matchday=matchday,
+            tonight=tonight,
+            tables=matchday.tables,
+            not_started=matchday.not_started,
+            playing=matchday.playing,
+            over=matchday.over,
+            awaiting=matchday.awaiting,
+            first_sheet=matchday.first_sheet,
+        )
+    return [DirectedCompetition(c, chosen.get(c.pk)) for c in found]

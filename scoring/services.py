@@ -17,7 +17,7 @@ from __future__ import annotations
 import gc
 import logging
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -27,13 +27,13 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, When
+from django.db.models import Case, Exists, F, OuterRef, When
 from django.utils import timezone
-from simple_history.utils import bulk_create_with_history
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from scoring import selectors
 from scoring.messages import integrity_violation
-from scoring.models import Game, GameLink, Round, Standing
+from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
     Replay,
     RoundInput,
@@ -44,7 +44,7 @@ from scoring.rules import (
     replay,
 )
 from scoring.tokens import game_token, match_token
-from tournaments.models import Competition, Match, StandingsRefreshClaim
+from tournaments.models import Competition, Match, Player, StandingsRefreshClaim, Team
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +99,11 @@ def _game_locked(game_id: int) -> Game:
 
 
 def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = True) -> Replay:
-    """Replay `inputs` under the game's competition rules; a director's close survives."""
-    result = replay(game.match.matchday.competition.rule_set, inputs)
+    """Replay `inputs` under the game's competition rules, from the game's first caller
+    (set with the seats, `game_seats_set`); a director's close survives."""
+    result = replay(
+        game.match.matchday.competition.rule_set, inputs, first_caller=game.first_caller
+    )
     if keep_closed and game.status == Game.Status.CLOSED and not result.state.finished:
         result = Replay(state=result.state.close(), points=result.points)
     return result
@@ -128,8 +131,8 @@ def _store_state(game: Game, played: Replay) -> None:
     fields = ["score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status"]
     if game.confirmed_at is not None and before != (game.score_a, game.score_b, game.status):
         # A confirmed result that a correction changed must be confirmed again.
-        game.confirmed_at, game.confirmed_by = None, None
-        fields += ["confirmed_at", "confirmed_by"]
+        game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
+        fields += ["confirmed_at", "confirmed_by", "confirmed_side"]
     game.save(update_fields=fields)
 
 
@@ -405,6 +408,7 @@ def round_record(
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
     user: Any = None,
+    link: GameLink | None = None,
 ) -> Round:
     """Add the next round to a game and return it, with its points from the engine.
 
@@ -412,7 +416,8 @@ def round_record(
     `caller_id` a player seated at the game, `tricks` (team a, team b) or None.
     `expected_number` (required) is the round number the scorer's form was made for: when
     another phone, or the same form sent twice, recorded that round meanwhile, nothing is
-    saved twice. A round loaded without a form goes through `game_rounds_load`.
+    saved twice. A round loaded without a form goes through `game_rounds_load`. `link` is
+    the table link the round was entered with (`table_round_record`), None for a director.
 
     Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
     (param number: that round is stored already, exactly like this: a form sent twice),
@@ -456,6 +461,7 @@ def round_record(
         points_a=step.points.a,
         points_b=step.points.b,
         recorded_by=user if getattr(user, "is_authenticated", False) else None,
+        link=link,
     )
     status_before = game.status
     _store_state(game, Replay(state=step.state, points=(*before.points, step.points)))
@@ -675,6 +681,77 @@ def game_reopen(*, game_id: int, seen: str) -> Game:
     return game
 
 
+def game_seats_token(game: Game, rounds: Sequence[Round]) -> str:
+    """The token of a game's seating as its score sheet shows it: the `game_token` (the
+    seats can't change once a round exists) and the four seats and the first caller."""
+    values = (*game.seats, game.first_caller)
+    seating = ".".join("" if value is None else str(value) for value in values)
+    return f"{game_token(game, rounds)}:{seating}"
+
+
+@transaction.atomic
+def game_seats_set(
+    *, game_id: int, seats: Sequence[int | None], first_caller: int | None, seen: str
+) -> Game:
+    """Seat the four players of a game and say which seat calls round 1, before it starts.
+
+    `seats` are four player ids clockwise, seats 1 and 3 koppel A's two players and seats 2
+    and 4 koppel B's (RULES.md "Terms"), or four Nones to clear them; `first_caller` is
+    the seat (1-4) found by dealing until a jack (RULES.md "Who calls next"), or None
+    while not known. From it the engine checks and proposes every caller
+    (`_replay`, `selectors.game_next_caller`). `seen` (required) is the
+    `game_seats_token` the sheet showed: seats changed or rounds entered meanwhile are
+    not overwritten; the same form sent twice finds its seats stored and changes nothing.
+    Who may sit is `selectors.game_setup_check`, as in the admin.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_has_rounds_setup`
+    (rounds depend on the seats), `seats_incomplete`, `seats_do_not_fit`,
+    `seat_player_twice`, `game_koppels_share_player`, `seat_invalid` (param seat: a first
+    caller outside 1-4), `seats_required` (a first caller without seats),
+    `match_reported_totals`.
+    """
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    wanted = tuple(seats)
+    if len(wanted) != 4:
+        raise RuleViolation("seats_incomplete")
+    if (game.seats, game.first_caller) == (wanted, first_caller):
+        return game  # stored already (the form sent twice): nothing to change
+    if seen != game_seats_token(game, rounds):
+        raise RuleViolation("game_changed_meanwhile")
+    if rounds:
+        raise RuleViolation("game_has_rounds_setup")
+    if first_caller is not None:
+        if isinstance(first_caller, bool) or first_caller not in (1, 2, 3, 4):
+            raise RuleViolation("seat_invalid", seat=first_caller)
+        if None in wanted:
+            raise RuleViolation("seats_required")
+    players = Player.objects.in_bulk([pk for pk in wanted if pk is not None])
+    if len(players) != len({pk for pk in wanted if pk is not None}):
+        raise RuleViolation("seats_do_not_fit")  # an id that is nobody's: not their player
+    match = Match.objects.select_related(
+        "matchday__competition",
+        "home__team__player_1",
+        "home__team__player_2",
+        "away__team__player_1",
+        "away__team__player_2",
+    ).get(pk=game.match_id)
+    koppels = Team.objects.select_related("player_1", "player_2").in_bulk(
+        [game.team_a_id, game.team_b_id]
+    )
+    # `game=None`: the rounds were refused above, so the "rounds exist" check is done.
+    selectors.game_setup_check(
+        match=match,
+        team_a=koppels[game.team_a_id],
+        team_b=koppels[game.team_b_id],
+        seats=[players[pk] if pk is not None else None for pk in wanted],
+    )
+    game.seat_1_id, game.seat_2_id, game.seat_3_id, game.seat_4_id = wanted
+    game.first_caller = first_caller
+    game.save(update_fields=["seat_1", "seat_2", "seat_3", "seat_4", "first_caller"])
+    return game
+
+
 def game_totals_set(game: Game, total_a: int, total_b: int) -> None:
     """Set `game` to the final totals given (not saved), once the engine found them
     plausible (`check_game_totals`, RULES.md points). Shared by `game_totals_enter` and the
@@ -687,7 +764,8 @@ def game_totals_set(game: Game, total_a: int, total_b: int) -> None:
     game.score_a, game.score_b = total_a, total_b
     game.kaps_a = game.kaps_b = game.baunies_a = game.baunies_b = 0
     game.status = Game.Status.FINISHED
-    game.confirmed_at, game.confirmed_by = None, None  # new totals need a new confirmation
+    # New totals need a new confirmation.
+    game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
 
 
 @transaction.atomic
@@ -1014,3 +1092,377 @@ def game_links_ensure(*, game_ids: Sequence[int]) -> dict[int, GameLink]:
             for link in GameLink.objects.filter(game_id__in=missing, revoked_at__isnull=True)
         )
     return links
+
+
+# The longest comment a koppel can give with a dispute (`GameDispute.comment`).
+DISPUTE_COMMENT_MAX_LENGTH = 500
+# The `history_change_reason` of the rounds a director's rejection removes: the history
+# keeps them (simple-history), and says why they went.
+ROUND_REJECT_REASON = "rejected"
+
+
+def _koppel_checked(koppel: str) -> str:
+    """`koppel` ("a"/"b"): the koppel a phone at the table said it is.
+
+    Raises RuleViolation: `koppel_unknown`.
+    """
+    if koppel not in ("a", "b"):
+        raise RuleViolation("koppel_unknown")
+    return koppel
+
+
+def _link_locked(token: str) -> tuple[GameLink, Game]:
+    """The active link with `token` and its game, both locked: the game first, as every
+    write on a game locks it, so a table's phone and the director's sheet take turns.
+
+    Raises RuleViolation: `link_invalid` (unknown token, or the link was revoked).
+    """
+    game_id = GameLink.objects.filter(token=token).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("link_invalid")
+    game = _game_locked(game_id)
+    # Locked too: the first round entered through it fixes its koppel, once.
+    link = GameLink.objects.select_for_update().filter(token=token, game_id=game_id).first()
+    if link is None or link.revoked_at is not None:
+        raise RuleViolation("link_invalid")
+    return link, game
+
+
+def _dispute_open(game: Game) -> GameDispute | None:
+    """The open dispute of locked `game`, locked; None when it has none."""
+    return game.disputes.select_for_update().filter(resolved_at__isnull=True).first()
+
+
+@transaction.atomic
+def game_link_revoke(*, game_id: int, link_id: int) -> GameLink:
+    """Revoke a game's table link (a link that got out, a phone that must stop); returns it.
+
+    The token opens nothing any more; the next `game_links_ensure` (the director's link
+    page, a printed sheet) makes a new one. `link_id` is the link the director's page
+    showed: revoking it twice (the button pressed twice) changes nothing, and never
+    revokes the new link made meanwhile. Rounds entered with it stay.
+
+    Raises RuleViolation: `game_unknown`, `link_unknown` (not a link of this game).
+    """
+    game = _game_locked(game_id)
+    link = GameLink.objects.select_for_update().filter(pk=link_id, game=game).first()
+    if link is None:
+        raise RuleViolation("link_unknown")
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+    return link
+
+
+@transaction.atomic
+def table_round_record(
+    *,
+    token: str,
+    koppel: str,
+    expected_number: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+) -> Round:
+    """Record the next round of the link's game from the table's phone (`round_record`).
+
+    `token` is the table link's secret: it opens its own game only. `koppel` ("a"/"b") is
+    the koppel the phone said it is: the first round entered through the link makes it the
+    link's entering koppel, and from then on only that koppel enters rounds (the other one
+    confirms). `expected_number` is the round number the phone's page was showing: a
+    double tap or a retried request finds the round stored once (`round_already_recorded`).
+
+    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `table_other_koppel_enters`
+    (param team: the entering one), `game_confirmed`, `game_disputed`, and everything
+    `round_record` raises (`game_finished` on a game that is over).
+    """
+    link, game = _link_locked(token)
+    _koppel_checked(koppel)
+    if link.entering_side and link.entering_side != koppel:
+        raise RuleViolation("table_other_koppel_enters", team=link.entering_side)
+    if expected_number > game.rounds.count():
+        # A new round, not a retry of one stored already (`round_record` says that one).
+        if game.confirmed_at is not None:
+            raise RuleViolation("game_confirmed")
+        if _dispute_open(game) is not None:
+            raise RuleViolation("game_disputed")
+    rnd = round_record(
+        game_id=game.pk,
+        expected_number=expected_number,
+        result=result,
+        side=side,
+        caller_id=caller_id,
+        tricks=tricks,
+        link=link,
+    )
+    if not link.entering_side:
+        link.entering_side = koppel
+        link.save(update_fields=["entering_side"])
+    return rnd
+
+
+@transaction.atomic
+def table_round_undo(*, token: str, koppel: str, round_id: int, seen: str) -> int:
+    """Undo the table's own last round (`round_undo`); returns its number.
+
+    Only the link's entering koppel undoes, only a round entered through this link, only
+    while the game is neither confirmed nor disputed. `round_id` is the round the page
+    showed as the last one and `seen` the page's `game_token`.
+
+    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `table_not_entering`,
+    `round_unknown` (not a round of this game, or undone already: the form sent twice),
+    `game_changed_meanwhile`, `round_not_from_table` (param number), `game_confirmed`,
+    `game_disputed`.
+    """
+    link, game = _link_locked(token)
+    if link.entering_side != _koppel_checked(koppel):
+        raise RuleViolation("table_not_entering")
+    rounds = list(game.rounds.order_by("number"))
+    doomed = _round_of(rounds, round_id)
+    if doomed is not rounds[-1]:
+        raise RuleViolation("game_changed_meanwhile")
+    if doomed.link_id != link.pk:
+        raise RuleViolation("round_not_from_table", number=doomed.number)
+    if game.confirmed_at is not None:
+        raise RuleViolation("game_confirmed")
+    if _dispute_open(game) is not None:
+        raise RuleViolation("game_disputed")
+    return round_undo(game_id=game.pk, round_id=round_id, seen=seen)
+
+
+def _table_verdict_allowed(game: Game, link: GameLink, koppel: str) -> None:
+    """Whether `koppel` may confirm or dispute locked `game`'s result at the table.
+
+    Raises RuleViolation: `game_not_over`, `table_own_rounds` (it entered them).
+    """
+    if game.status == Game.Status.OPEN:
+        raise RuleViolation("game_not_over")
+    if koppel in selectors.game_entering_koppels(game=game, link=link):
+        raise RuleViolation("table_own_rounds")
+
+
+def _game_confirm_locked(game: Game, *, user: Any = None, koppel: str = "") -> bool:
+    """Confirm locked `game`'s result: by `koppel` at the table, or by director `user`.
+    Returns whether it was written (False: confirmed already). Queues the standings.
+
+    Raises RuleViolation: `game_not_over`.
+    """
+    from tournaments.services import game_confirmed_set  # tournaments imports this module
+
+    if game.confirmed_at is not None:
+        return False
+    game_confirmed_set(game, user=user, at=timezone.now())
+    game.confirmed_side = koppel
+    game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
+    standings_refresh_on_commit(game.match.matchday.competition_id)
+    return True
+
+
+@transaction.atomic
+def table_game_confirm(*, token: str, koppel: str, seen: str) -> Game:
+    """The other koppel agrees with the result entered at the table: the game is
+    confirmed (`confirmed_at`, `confirmed_side` = `koppel`) and, with confirmation on,
+    counts in the standings from now.
+
+    `seen` is the `game_token` of the result the koppel saw. Confirmed already (the button
+    pressed twice, or by the director) stays as it was confirmed.
+
+    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `game_changed_meanwhile`,
+    `game_not_over`, `table_own_rounds` (the entering koppel can't confirm its own
+    rounds), `game_disputed`.
+    """
+    link, game = _link_locked(token)
+    _koppel_checked(koppel)
+    if seen != game_token(game, list(game.rounds.all())):
+        raise RuleViolation("game_changed_meanwhile")
+    if game.confirmed_at is not None:
+        return game
+    _table_verdict_allowed(game, link, koppel)
+    if _dispute_open(game) is not None:
+        raise RuleViolation("game_disputed")
+    _game_confirm_locked(game, koppel=koppel)
+    return game
+
+
+@transaction.atomic
+def table_game_dispute(*, token: str, koppel: str, comment: str, seen: str) -> GameDispute:
+    """The other koppel disagrees with the result entered at the table: a dispute with
+    `comment` (what is wrong, required) goes to the director's queue, and the table can
+    neither add nor undo rounds until the director resolves it (`game_dispute_resolve`).
+
+    `seen` is the `game_token` of the result disputed. The same dispute sent twice is
+    stored once.
+
+    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `dispute_comment_missing`,
+    `dispute_comment_too_long` (param limit), `game_disputed` (another dispute is open),
+    `game_changed_meanwhile`, `game_not_over`, `game_confirmed`, `table_own_rounds`.
+    """
+    text = comment.strip()
+    if not text:
+        raise RuleViolation("dispute_comment_missing")
+    if len(text) > DISPUTE_COMMENT_MAX_LENGTH:
+        raise RuleViolation("dispute_comment_too_long", limit=DISPUTE_COMMENT_MAX_LENGTH)
+    link, game = _link_locked(token)
+    _koppel_checked(koppel)
+    dispute = _dispute_open(game)
+    if dispute is not None:
+        if (dispute.side, dispute.comment) == (koppel, text):
+            return dispute  # sent twice
+        raise RuleViolation("game_disputed")
+    if seen != game_token(game, list(game.rounds.all())):
+        raise RuleViolation("game_changed_meanwhile")
+    if game.confirmed_at is not None:
+        raise RuleViolation("game_confirmed")
+    _table_verdict_allowed(game, link, koppel)
+    return GameDispute.objects.create(game=game, side=koppel, comment=text)
+
+
+def _game_send_back(game: Game, rounds: Sequence[Round]) -> None:
+    """Remove the result of locked `game` so its table enters it again: every round
+    deleted (kept in the history, `ROUND_REJECT_REASON`), entered totals cleared, the game
+    open at 0–0 and unconfirmed, and its link's entering koppel free again."""
+    status_before = game.status
+    for rnd in reversed(rounds):  # the last first: the numbers below stay as they are
+        rnd._change_reason = ROUND_REJECT_REASON  # type: ignore[attr-defined]
+        rnd.delete()
+    if game.by_totals:
+        game.total_a = game.total_b = None
+        game.save(update_fields=["total_a", "total_b"])
+    _store_state(game, _replay(game, [], keep_closed=False))
+    if game.confirmed_at is not None:  # a 0–0 that stayed 0–0: _store_state kept it
+        game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
+        game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
+    GameLink.objects.filter(game=game, revoked_at__isnull=True).update(entering_side="")
+    _game_refresh_on_commit(game, status_before)
+
+
+def _dispute_resolved(dispute: GameDispute, resolution: str, user: Any) -> None:
+    dispute.resolved_at = timezone.now()
+    dispute.resolution = resolution
+    dispute.resolved_by = user if getattr(user, "is_authenticated", False) else None
+    dispute.save(update_fields=["resolved_at", "resolution", "resolved_by"])
+
+
+@transaction.atomic
+def game_dispute_resolve(*, dispute_id: int, resolution: str, user: Any, seen: str) -> GameDispute:
+    """The director decides a dispute raised at the table; returns it, resolved.
+
+    `resolution` is a `GameDispute.Resolution`:
+    - `accepted`: the result stands as entered, confirmed by the director (`user`);
+    - `corrected`: the director has fixed the result on the score sheet; it is confirmed
+      as it stands now;
+    - `rejected`: the rounds entered (or totals) are removed, so the table enters the game
+      again; the history keeps them. The game is open and not started.
+
+    `seen` is the `game_token` of the result the director's page showed: a result
+    changed meanwhile is not decided unseen. A dispute resolved already the same way (the
+    button pressed twice) is returned as it is.
+
+    Raises RuleViolation: `dispute_unknown`, `resolution_unknown`,
+    `dispute_resolved_already` (resolved otherwise, by another director or another
+    screen), `game_changed_meanwhile`, `game_not_over` (accepting or confirming a
+    correction that left the game open).
+    """
+    if resolution not in GameDispute.Resolution.values:
+        raise RuleViolation("resolution_unknown")
+    game_id = GameDispute.objects.filter(pk=dispute_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("dispute_unknown")
+    game = _game_locked(game_id)
+    dispute = GameDispute.objects.select_for_update().get(pk=dispute_id)
+    if dispute.resolved_at is not None:
+        if dispute.resolution == resolution:
+            return dispute
+        raise RuleViolation("dispute_resolved_already")
+    rounds = list(game.rounds.order_by("number"))
+    if seen != game_token(game, rounds):
+        raise RuleViolation("game_changed_meanwhile")
+    if resolution == GameDispute.Resolution.REJECTED:
+        _game_send_back(game, rounds)
+    else:
+        _game_confirm_locked(game, user=user)
+    _dispute_resolved(dispute, resolution, user)
+    return dispute
+
+
+@transaction.atomic
+def game_table_reject(*, game_id: int, user: Any, seen: str) -> Game:
+    """The director rejects a result entered at the table that nobody confirmed: the
+    rounds (or totals) are removed and the table enters the game again (as in a rejected
+    dispute, `game_dispute_resolve`; an open dispute is resolved so).
+
+    `seen` is the `game_token` the director's page showed; a game sent back already (the
+    button pressed twice) is returned as it is.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_confirmed`.
+    """
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    done = not rounds and not game.by_totals and game.status == Game.Status.OPEN
+    if not _write_needed(game, rounds, seen, done=done):
+        return game
+    if game.confirmed_at is not None:
+        raise RuleViolation("game_confirmed")
+    dispute = _dispute_open(game)
+    _game_send_back(game, rounds)
+    if dispute is not None:
+        _dispute_resolved(dispute, GameDispute.Resolution.REJECTED, user)
+    return game
+
+
+@transaction.atomic
+def games_accept_all(
+    *,
+    competition_id: int,
+    user: Any,
+    matchday_id: int | None = None,
+    seen: Mapping[int, str] | None = None,
+) -> list[int]:
+    """The director accepts every result of a competition (or of one of its matchdays)
+    that is over, unconfirmed and not disputed: each is confirmed by `user`. Returns the
+    ids of the games confirmed now.
+
+    `seen` ({game id: `game_token`}), when given, limits it to the games the director's
+    page listed, as they were listed: a game whose result changed since, or that was not
+    on the page, is left for another look. Sent twice, the second finds nothing left to
+    confirm. A disputed game is never accepted here: its dispute is decided on its own.
+    """
+    from tournaments.services import game_confirmed_set  # tournaments imports this module
+
+    disputed = GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
+    games = (
+        Game.objects.select_for_update(of=("self",))
+        .filter(
+            match__matchday__competition_id=competition_id,
+            status__in=[Game.Status.FINISHED, Game.Status.CLOSED],
+            confirmed_at__isnull=True,
+        )
+        .exclude(Exists(disputed))
+        .order_by("pk")
+    )
+    if matchday_id is not None:
+        games = games.filter(match__matchday_id=matchday_id)
+    if seen is not None:
+        games = games.filter(pk__in=list(seen))
+    chosen = list(games)
+    if seen is not None and chosen:
+        rounds: dict[int, list[Round]] = {game.pk: [] for game in chosen}
+        for rnd in Round.objects.filter(game_id__in=rounds):
+            rounds[rnd.game_id].append(rnd)
+        chosen = [game for game in chosen if seen[game.pk] == game_token(game, rounds[game.pk])]
+    if not chosen:
+        return []
+    now = timezone.now()
+    for game in chosen:
+        game_confirmed_set(game, user=user, at=now)
+        game.confirmed_side = ""
+    # With history, like every confirmation: the game's history says who accepted it.
+    bulk_update_with_history(
+        chosen,
+        Game,
+        ["confirmed_at", "confirmed_by", "confirmed_side"],
+        default_user=user if getattr(user, "is_authenticated", False) else None,
+    )
+    standings_refresh_on_commit(competition_id)
+    return [game.pk for game in chosen]

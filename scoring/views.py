@@ -1,4 +1,5 @@
-"""Director pages: the score sheet of a game and the writes on it, match totals.
+"""Director pages: the score sheet of a game and the writes on it, match totals, and the
+page a director lands on after logging in (`director_home`).
 
 Login required; allowed to the competition's directors and staff (`is_directed_by`),
 others get a friendly 403 page. Each write view validates a form, calls ONE service and
@@ -23,6 +24,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -32,13 +34,14 @@ from scoring.forms import (
     GameTotalsForm,
     MatchTotalsForm,
     RoundForm,
+    SeatsForm,
     SeenForm,
     UndoForm,
     seat_names,
 )
 from scoring.messages import RESULT_LABELS, rule_message
 from scoring.models import Game, Round
-from scoring.rules import RuleViolation
+from scoring.rules import Points, RuleViolation
 from scoring.tokens import game_token
 from tournaments import services as tournament_services
 from tournaments.models import Competition
@@ -66,40 +69,132 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
     """Everything the score sheet shows; `extra` carries bound forms with their errors.
 
     `seen` is the sheet's `game_token`: every write form on it sends it back, so a write
-    made on a sheet that changed meanwhile is refused instead of overwriting.
+    made on a sheet that changed meanwhile is refused instead of overwriting. The seats
+    form carries `services.game_seats_token` instead (the seats are not in the game token).
     """
     competition = game.match.matchday.competition
     lines = sheet_lines(game)
     rows = [row for row, _label in lines]
+    rounds = [row.round for row in rows]
     last = rows[-1].round if rows else None
-    seen = game_token(game, [row.round for row in rows])
+    seen = game_token(game, rounds)
+    playing = game.status == Game.Status.OPEN and not game.by_totals
+    ask, _done = undo_texts(game, rows)
     context: dict[str, Any] = {
         "competition": competition,
         "game": game,
         "lines": lines,
         "last_round": last,
         "seen": seen,
-        "can_close": competition.close_by_director_allowed
-        and game.status == Game.Status.OPEN
-        and not game.by_totals,
+        "can_close": competition.close_by_director_allowed and playing,
         "can_reopen": game.status == Game.Status.CLOSED or game.by_totals,
         "can_confirm": competition.confirmation_required
         and game.status != Game.Status.OPEN
         and game.confirmed_at is None,
         "undo_form": UndoForm(initial={"round": last.pk, "seen": seen}) if last else None,
+        "undo_ask": ask,
+        "first_caller_name": seat_names(game).get(game.first_caller or 0, ""),
+        **table_switch(game),
     }
-    if game.status == Game.Status.OPEN and not game.by_totals:
+    if playing:
+        expected = selectors.game_next_caller(game=game, rounds=rounds)
         context["round_form"] = RoundForm(
-            game=game,
-            expected_caller=selectors.game_next_caller(
-                game=game, rounds=[row.round for row in rows]
-            ),
-            next_number=len(rows) + 1,
+            game=game, expected_caller=expected, next_number=len(rows) + 1
         )
+        context["next_number"] = len(rows) + 1
+        context["sides"] = [("a", game.team_a), ("b", game.team_b)]
+        context["expected_caller"] = expected
+        context["expected_caller_name"] = next(
+            (str(p) for p in game_players(game) if p.pk == expected), ""
+        )
+        # One tap records a gewone winst with the caller whose turn it is; where every
+        # round needs its caller, only once the rotation says who (seats and first caller).
+        context["one_tap"] = expected is not None or not competition.rule_set.needs_caller
+        if not rows:
+            context["seats_form"] = SeatsForm(game=game, seen=services.game_seats_token(game, []))
     if not rows and not game.by_totals:
         context["totals_form"] = GameTotalsForm(game=game, seen=seen)
     context.update(extra)
+    if context.get("seats_form") is not None:
+        form = context["seats_form"]
+        # Open while the seats are needed and missing, or when the form came back refused.
+        context["seats_open"] = form.is_bound or (
+            game.seat_1_id is None and competition.rule_set.needs_caller
+        )
     return context
+
+
+def game_players(game: Game) -> list[Any]:
+    """The four seated players, seats 1–4 (empty when the seats are not set)."""
+    return [player for player in (game.seat_1, game.seat_2, game.seat_3, game.seat_4) if player]
+
+
+# Up to this many games a matchday, the sheet lists them all to jump to (a club evening's
+# 8 tables); more (a 500-table tournament) would crowd the sheet: previous and next only.
+TABLE_SWITCH_MAX = 16
+
+
+def table_switch(game: Game) -> dict[str, Any]:
+    """The previous and next game of the game's matchday by table (`SHEET_ORDER`), and
+    every game to jump to while they are few (`TABLE_SWITCH_MAX`). One query."""
+    stops = selectors.matchday_sheet_stops(matchday_id=game.match.matchday_id)
+    here = next((index for index, stop in enumerate(stops) if stop.game_id == game.pk), 0)
+    return {
+        "previous_stop": stops[here - 1] if here > 0 else None,
+        "next_stop": stops[here + 1] if here + 1 < len(stops) else None,
+        "stops": stops if 1 < len(stops) <= TABLE_SWITCH_MAX else [],
+        "club_match": game.match.matchday.competition.kind != "pairs",
+    }
+
+
+def undo_texts(game: Game, rows: list[selectors.SheetRow]) -> tuple[str, str]:
+    """What undoing the last round does to a game that is over, said before (the undo
+    button's confirmation) and after (the message): ("", "") while the game is open.
+
+    A game that ended on its last round (target or fixed rounds reached) is open again
+    after the undo: its winner is no longer the winner. A game the director closed stays
+    closed, at the score before the last round: the winner may change.
+    """
+    if game.status == Game.Status.OPEN or not rows:
+        return "", ""
+    number = rows[-1].round.number
+    winner = {"a": game.team_a, "b": game.team_b}.get(game.winner or "")
+    if game.status == Game.Status.FINISHED:
+        if winner is None:
+            ask = _("Round %(number)s ended the game in a draw: undoing it reopens the game.")
+            done = _("Round %(number)s undone: the game is open again.")
+        else:
+            ask = _(
+                "Round %(number)s ended the game: undoing it reopens the game, and "
+                "%(koppel)s is no longer the winner."
+            )
+            done = _(
+                "Round %(number)s undone: the game is open again; %(koppel)s is no "
+                "longer the winner."
+            )
+        said = {"number": number, "koppel": winner}
+        return ask % said, done % said
+    after = rows[-2].running if len(rows) > 1 else Points()
+    leader = after.leader
+    after_winner = {"a": game.team_a, "b": game.team_b}.get(leader.value if leader else "")
+    names = {"before": winner, "after": after_winner}
+    if winner is not None and after_winner is not None and winner != after_winner:
+        change = _("the winner changes from %(before)s to %(after)s.") % names
+    elif winner is not None and after_winner is None:
+        change = _("%(before)s is no longer the winner: it becomes a draw.") % names
+    elif winner is None and after_winner is not None:
+        change = _("it is no longer a draw: %(after)s wins.") % names
+    elif winner is not None:
+        change = _("%(after)s still wins.") % names
+    else:
+        change = _("it is still a draw.")
+    params: dict[str, Any] = {"number": number, "a": after.a, "b": after.b, "change": change}
+    ask = _(
+        "The game was closed by the director: after undoing round %(number)s it stays "
+        "closed at %(a)s–%(b)s; %(change)s"
+    )
+    done = _("Round %(number)s undone: the game stays closed at %(a)s–%(b)s; %(change)s")
+    return ask % params, done % params
 
 
 def sheet_response(
@@ -322,7 +417,13 @@ def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -
 
 @require_POST
 def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """Delete the last round (`round_undo`), if the sheet is still as the director saw it."""
+    """Delete the last round (`round_undo`), if the sheet is still as the director saw it.
+
+    On a game that is over, undoing changes the result (it reopens, or the winner of a
+    closed game changes): without the form's `confirmed` (the button's confirmation
+    dialog sends it) nothing is undone and the sheet says what would happen, with a
+    button to confirm. So the warning comes before the undo without JavaScript too.
+    """
     game = game_for(slug, game_id)
     if response := denied(request, game.match.matchday.competition):
         return response
@@ -330,6 +431,11 @@ def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return form_refused(request, game, form)
     round_id = form.cleaned_data["round"]
+    rows = [row for row, _label in sheet_lines(game)]
+    ask, done = undo_texts(game, rows)
+    as_shown = form.cleaned_data["seen"] == game_token(game, [row.round for row in rows])
+    if ask and as_shown and not form.cleaned_data["confirmed"]:
+        return sheet_response(request, game, undo_confirm=True)
     try:
         number = services.round_undo(
             game_id=game.pk, round_id=round_id, seen=form.cleaned_data["seen"]
@@ -338,7 +444,10 @@ def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         if exc.code == "round_unknown" and deleted_round(game, round_id):
             return already_done(request, slug, game.pk, str(ROUND_GONE))
         return refused(request, game, exc)
-    messages.success(request, _("Round %(number)s undone.") % {"number": number})
+    if done:
+        messages.warning(request, done)
+    else:
+        messages.success(request, _("Round %(number)s undone.") % {"number": number})
     return after_write(request, slug, game.pk)
 
 
@@ -433,6 +542,67 @@ def game_confirm(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         return refused(request, game, exc)
     messages.success(request, _("Result confirmed: it counts in the standings."))
     return after_write(request, slug, game.pk)
+
+
+@require_POST
+def game_seats(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+    """Seat the players and name the first caller, before round 1 (`game_seats_set`).
+
+    Refused once the game has rounds, and when the seats were changed meanwhile (the
+    sheet then shows them as they are); the same form sent twice changes nothing.
+    """
+    game = game_for(slug, game_id)
+    if response := denied(request, game.match.matchday.competition):
+        return response
+    form = SeatsForm(request.POST, game=game)
+    if form.is_valid():
+        try:
+            services.game_seats_set(
+                game_id=game.pk,
+                seats=form.seats,
+                first_caller=form.first_caller_seat,
+                seen=form.cleaned_data["seen"],
+            )
+        except RuleViolation as exc:
+            if exc.code in ("game_changed_meanwhile", "game_has_rounds_setup"):
+                return refused(request, game, exc)
+            form.add_error(None, rule_message(exc))
+        else:
+            fresh = game_for(slug, game_id)
+            names = seat_names(fresh)
+            if fresh.first_caller:
+                text = _("Seats set; %(caller)s calls round 1.") % {
+                    "caller": names[fresh.first_caller]
+                }
+            else:
+                text = _("Seats set. Who calls round 1 is not known yet.")
+            messages.success(request, text)
+            return after_write(request, slug, game.pk)
+    return sheet_response(request, game, status=422, seats_form=form)
+
+
+# ---------------------------------------------------------------- after logging in
+
+
+def director_home(request: HttpRequest) -> HttpResponse:
+    """Where a director lands after logging in (`LOGIN_REDIRECT_URL`): the competitions
+    they direct, each with tonight's matchday (today's, else the first with open games)
+    and links to its board, its management page and its score sheets.
+
+    Somebody who directs nothing (an admin without the permission, a player) is sent on
+    to the list of competitions; an anonymous visitor to the login page.
+    """
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    directed = selectors.directed_competitions(user=request.user)
+    if not directed and not request.user.has_perm("tournaments.direct_every_competition"):
+        return redirect("competition_list")
+    tonight = [item for item in directed if item.evening is not None]
+    return render(
+        request,
+        "scoring/director_home.html",
+        {"directed": directed, "tonight": tonight, "today": timezone.localdate()},
+    )
 
 
 # ---------------------------------------------------------------- match totals
