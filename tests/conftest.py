@@ -15,8 +15,9 @@ def _translations_compiled() -> None:
     from troefclub.i18n import catalogues_compile
 
     if catalogues_compile():
-        trans_real._translations.clear()  # anything loaded before the .mo existed is stale
-        trans_real._default = None
+        # Anything loaded before the .mo existed is stale (private caches, hence the ignores).
+        trans_real._translations.clear()  # type: ignore[attr-defined]
+        trans_real._default = None  # type: ignore[attr-defined]
 
 
 @pytest.fixture(autouse=True)

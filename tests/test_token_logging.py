@@ -45,6 +45,7 @@ def test_runserver_request_lines_hide_the_token(caplog: pytest.LogCaptureFixture
     with caplog.at_level(logging.INFO, logger="django.server"):
         logger = logging.getLogger("django.server")
         for handler_filter in logger.filters:
+            assert isinstance(handler_filter, logging.Filter)
             assert handler_filter.filter(
                 record := logging.LogRecord(
                     "django.server",

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 from babel.messages.pofile import read_po
@@ -36,8 +37,9 @@ def _untranslated(po: Path) -> list[str]:
     for message in catalogue:
         if not message.id:
             continue
-        msgid = message.id[0] if isinstance(message.id, tuple | list) else message.id
-        strings = message.string if isinstance(message.string, tuple | list) else [message.string]
+        msgid = str(message.id[0] if isinstance(message.id, tuple | list) else message.id)
+        raw = message.string
+        strings: list[str | None] = list(raw) if isinstance(raw, tuple | list) else [raw]
         if message.fuzzy or not all(strings):
             problems.append(f"untranslated: {msgid!r}")
     for message, errors in catalogue.check():
@@ -115,8 +117,9 @@ def test_dates_and_terms_are_dutch(client: Client) -> None:
     import datetime
 
     from tests.factories import MatchdayFactory
+    from tournaments.models import Matchday
 
-    matchday = MatchdayFactory(date=datetime.date(2026, 10, 2))
+    matchday = cast(Matchday, MatchdayFactory(date=datetime.date(2026, 10, 2)))
     page = client.get(
         reverse("matchday_detail", args=[matchday.competition.slug, matchday.number])
     ).content.decode()

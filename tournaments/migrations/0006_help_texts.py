@@ -2,10 +2,11 @@
 field explained). Only help texts change: no table is altered."""
 
 import django.db.models.deletion
-import tournaments.fields
-import tournaments.validators
 from django.conf import settings
 from django.db import migrations, models
+
+import tournaments.fields
+import tournaments.validators
 
 
 class Migration(migrations.Migration):
