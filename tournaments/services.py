@@ -19,7 +19,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors as scoring_selectors
-from scoring.models import Game
+from scoring.models import Game, GameDispute, Round
 from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
 from scoring.services import standings_refresh_on_commit, trigger_violations
 from scoring.tokens import (
@@ -1073,6 +1073,10 @@ def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
     result changed meanwhile is not confirmed unseen. A result confirmed already (the
     button pressed twice, or by another director) stays as it was confirmed.
 
+    An open dispute of the game (raised at the table) is resolved with it: "corrected" when
+    the rounds or the result changed after it was raised, else "accepted" — confirming on
+    the score sheet is the director's decision, as in the queue.
+
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_over`.
     """
     game = (
@@ -1088,7 +1092,22 @@ def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
     if game.confirmed_at is not None:
         return game
     game_confirmed_set(game, user=user, at=timezone.now())
-    game.save(update_fields=["confirmed_at", "confirmed_by"])
+    game.confirmed_side = ""
+    game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
+    dispute = game.disputes.select_for_update().filter(resolved_at__isnull=True).first()
+    if dispute is not None:
+        changed = (
+            Round.history.filter(game_id=game.pk, history_date__gt=dispute.raised_at).exists()
+            or game.history.filter(
+                history_date__gt=dispute.raised_at, history_date__lt=game.confirmed_at
+            ).exists()
+        )
+        dispute.resolution = (
+            GameDispute.Resolution.CORRECTED if changed else GameDispute.Resolution.ACCEPTED
+        )
+        dispute.resolved_at = game.confirmed_at
+        dispute.resolved_by = game.confirmed_by
+        dispute.save(update_fields=["resolution", "resolved_at", "resolved_by"])
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 

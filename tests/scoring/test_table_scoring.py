@@ -932,3 +932,32 @@ def test_table_page_and_queue_queries_are_flat(client):
     # Measured: 8 each (session, user and permissions included).
     assert queue[0] == queue[1] <= 9, queue
     assert tables[0] == tables[1] <= 9, tables
+
+
+def test_confirming_on_the_sheet_accepts_an_open_dispute(confirming):
+    """The director's confirm button on the score sheet decides the dispute as well."""
+    from tournaments.services import game_confirm
+
+    _link, dispute = disputed(confirming)
+    director = UserFactory.create()
+    game_confirm(game_id=confirming.pk, user=director, seen=game_token_now(game_id=confirming.pk))
+
+    dispute.refresh_from_db()
+    assert (dispute.resolution, dispute.resolved_by) == ("accepted", director)
+    assert not selectors.director_queue(
+        competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
+    ).disputes
+
+
+def test_confirming_on_the_sheet_after_a_correction_marks_the_dispute_corrected(confirming):
+    from tournaments.services import game_confirm
+
+    _link, dispute = disputed(confirming)
+    last = confirming.rounds.order_by("number").last()
+    assert last is not None
+    services.round_correct(round_id=last.pk, result="kap", side="b", seen=last.token)
+    services.round_record(game_id=confirming.pk, expected_number=5, result="baunie", side="a")
+    game_confirm(game_id=confirming.pk, user=None, seen=game_token_now(game_id=confirming.pk))
+
+    dispute.refresh_from_db()
+    assert dispute.resolution == "corrected" and dispute.resolved_at is not None
