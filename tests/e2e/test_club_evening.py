@@ -64,6 +64,7 @@ KOPPELS = [
     ("", "Reshma Ajodhia", "Iwan de Vries"),
 ]
 SCORE = ".scoreboard-score"
+POLLED = 15_000  # ms to wait for what a page shows by polling (every second here)
 # The score's text without spaces, for `wait_for_function` (polled every animation frame).
 SCORE_IS = (
     "([selector, want]) => { const e = document.querySelector(selector);"
@@ -242,6 +243,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     }
     for card in cards.values():
         expect(card).to_have_attribute("data-state", "not_started")
+    expect(cards[1].locator(".board-sheet")).to_contain_text("Scorekaart")
     evening.shots(page, "board")
 
     # ---- 2. Table 1's score sheet: the seats and who calls first.
@@ -254,6 +256,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     seat_1.get_by_label(str(a_2), exact=True).check()  # a_1 sits opposite, in seat 3
     seat_2.get_by_label(str(b_1), exact=True).check()
     caller.get_by_label(str(a_2), exact=True).check()
+    expect(page.locator("#record-button")).to_have_text("Ronde opslaan")
     page.locator("#seats-button").click()
     expect(page.locator("#sheet .alert-success")).to_be_visible()
     expect(page.locator("#seats-panel .seats-line")).to_contain_text(str(a_2))
@@ -294,7 +297,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
 
     # The board shows it awaiting confirmation.
     page.locator(".board-nav-link").click()
-    expect(cards[1]).to_have_attribute("data-state", "awaiting")
+    expect(cards[1]).to_have_attribute("data-state", "awaiting", timeout=POLLED)
 
     # ---- 4. The opponents' phone confirms; the board, standings and big screen follow.
     display = evening.page(FULL_HD)
@@ -307,10 +310,10 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     evening.shots(checker, "table-confirm")
     checker.locator("#table-confirm").click()
     expect(checker.locator("#table-confirmed")).to_be_visible()
-    expect(scorer.locator("#table-confirmed")).to_be_visible()  # the scorer's phone follows
+    expect(scorer.locator("#table-confirmed")).to_be_visible(timeout=POLLED)  # followed
     first.refresh_from_db()
     assert first.confirmed_side == "b" and first.confirmed_at is not None
-    expect(cards[1]).to_have_attribute("data-state", "finished")  # polled, no reload
+    expect(cards[1]).to_have_attribute("data-state", "finished", timeout=POLLED)  # no reload
     expect(cards[1].locator(".board-points").first).to_have_text("21")
     evening.shots(page, "board-confirmed")
     scorer.context.close()
@@ -319,7 +322,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     refresh_standings_if_not_eager(competition.pk)  # the worker's job: none runs here
     winner_1 = str(first.team_a)
     leader = display.locator(".display-standing").first
-    expect(leader).to_contain_text(winner_1, timeout=15_000)  # polled, no reload
+    expect(leader).to_contain_text(winner_1, timeout=POLLED)  # polled, no reload
     expect(leader.locator(".display-strong")).to_have_text("2")
     evening.shots(display, "display-standings", sizes=(FULL_HD,))
     evening.visit(display, display_url + "?view=pairings")
@@ -377,11 +380,11 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
             expect(scorer.locator(f"#table {SCORE}")).to_have_text(f"{a}–{b}")
             continue
         a, b = (a + 2, b) if step == "a" else (a, b + 2)
-        button = scorer.locator(f"#quick-{step}")
-        evening.tap(scorer, button, f"{a}–{b}", "table phone: one-tap round", "#table")
+        scorer.locator(f"#quick-{step}").click()
+        expect(scorer.locator(f"#table {SCORE}")).to_have_text(f"{a}–{b}")
     expect(scorer.locator("#table-waiting")).to_be_visible()
     page.locator(".board-nav-link").click()
-    expect(cards[2]).to_have_attribute("data-state", "awaiting")
+    expect(cards[2]).to_have_attribute("data-state", "awaiting", timeout=POLLED)
     checker = evening.page(PHONE)
     evening.visit(checker, url)
     checker.locator("#koppel-b").click()
@@ -390,13 +393,13 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     checker.locator("#table-dispute").click()
     expect(checker.locator("#table-disputed")).to_contain_text(comment)
     evening.shots(checker, "table-disputed")
-    expect(scorer.locator("#table-disputed")).to_be_visible()  # followed by polling
+    expect(scorer.locator("#table-disputed")).to_be_visible(timeout=POLLED)  # followed
     scorer.context.close()
     checker.context.close()
     dispute = GameDispute.objects.get(game=second)
 
     # The board says so by itself (polled); the queue lists it.
-    expect(cards[2]).to_have_attribute("data-state", "disputed")
+    expect(cards[2]).to_have_attribute("data-state", "disputed", timeout=POLLED)
     expect(page.locator("#board-summary .text-danger-emphasis")).to_be_visible()
     evening.shots(page, "board-disputed")
     page.locator("#director-queue-link").click()
@@ -414,6 +417,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     edit.locator("button[type=submit]").click()
     expect(page.locator(SCORE)).to_have_text("21–2")
     expect(page.locator("#round-3 .result")).to_contain_text("gewone winst")
+    expect(page.locator("#confirm-button")).to_contain_text("bevestigen")  # confirmed below
     evening.shots(page, "sheet-corrected")
     page.locator("#board-link").click()
     expect(cards[2]).to_have_attribute("data-state", "disputed")  # until the director decides
