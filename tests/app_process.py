@@ -43,6 +43,7 @@ def app_env(**overrides: str) -> dict[str, str]:
         if name not in SUITE_VARIABLES and not name.startswith("PYTEST")
     }
     env["PYTHONUNBUFFERED"] = "1"
+    env["LANGUAGE_CODE"] = "en"  # the tests read the commands' and pages' English texts
     env.update(overrides)
     return env
 

@@ -124,6 +124,7 @@ def app_env(database_url: str) -> dict[str, str]:
     the process, so standings are rebuilt at once), a secret key for DEBUG off."""
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     env.setdefault("SECRET_KEY", "backup-roundtrip-test")
+    env["LANGUAGE_CODE"] = "en"  # the assertions read the commands' English texts
     env["DATABASE_URL"] = database_url
     return env
 

@@ -125,3 +125,15 @@ def test_dates_and_terms_are_dutch(client: Client) -> None:
     ).content.decode()
     assert "vrijdag 2 oktober 2026" in page
     assert "Speelronde 1" in page
+
+
+@pytest.mark.nl
+@pytest.mark.django_db
+def test_the_management_commands_speak_dutch_by_default() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("check_results", stdout=out)
+    assert "Geen problemen gevonden" in out.getvalue()

@@ -274,8 +274,10 @@ EMAIL_BACKEND = (
 
 # Dutch first (issue 8): most players speak Dutch; the header switch and the browser's
 # Accept-Language choose English.
-LANGUAGE_CODE = "nl"
+LANGUAGE_CODE = env_str("LANGUAGE_CODE", "nl")  # also the management commands' language
 LANGUAGES = [("nl", "Nederlands"), ("en", "English")]
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    raise ImproperlyConfigured(f"LANGUAGE_CODE must be one of {', '.join(dict(LANGUAGES))}.")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "America/Paramaribo")
 USE_I18N = True

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import selectors
 from scoring.services import standings_rebuild
@@ -34,7 +35,9 @@ class Command(BaseCommand):
         try:
             competition = Competition.objects.get(slug=options["slug"])
         except Competition.DoesNotExist:
-            raise CommandError(f"No competition with slug “{options['slug']}”.") from None
+            raise CommandError(
+                _("No competition with slug “%(slug)s”.") % {"slug": options["slug"]}
+            ) from None
         if options["refresh"]:
             standings_rebuild(competition_id=competition.pk)
             competition.refresh_from_db(fields=["standings_stale_since", "standings_computed_at"])

@@ -18,4 +18,4 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         written = catalogues_compile(force=options["force"])
         for path in written:
-            self.stdout.write(f"compiled {path}")
+            self.stdout.write(f"compiled {path}")  # before the catalogue exists: plain English

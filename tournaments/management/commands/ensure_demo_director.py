@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Competition
 
@@ -50,9 +51,22 @@ class Command(BaseCommand):
         # From the competition's side: the directors' history (simple-history) is kept there.
         for competition in Competition.objects.exclude(directors=user):
             competition.directors.add(user)
-        password = PASSWORD if created else "(unchanged)"
+        values = {
+            "user": USERNAME,
+            "password": PASSWORD if created else _("(unchanged)"),
+            "count": user.directed_competitions.count(),
+        }
         self.stdout.write(
-            f"{'Created' if created else 'Updated'} demo director: "
-            f"user {USERNAME}, password {password}; "
-            f"directs {user.directed_competitions.count()} competitions."
+            (
+                _(
+                    "Created demo director: user %(user)s, password %(password)s; "
+                    "directs %(count)s competitions."
+                )
+                if created
+                else _(
+                    "Updated demo director: user %(user)s, password %(password)s; "
+                    "directs %(count)s competitions."
+                )
+            )
+            % values
         )

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from tournaments.interchange import competition_export
 from tournaments.models import Competition
@@ -23,13 +24,18 @@ class Command(BaseCommand):
         try:
             competition = Competition.objects.get(slug=options["slug"])
         except Competition.DoesNotExist:
-            raise CommandError(f"No competition with slug “{options['slug']}”.") from None
+            raise CommandError(
+                _("No competition with slug “%(slug)s”.") % {"slug": options["slug"]}
+            ) from None
         text = json.dumps(competition_export(competition=competition), indent=1, ensure_ascii=False)
         if options["output"]:
             try:
                 Path(options["output"]).write_text(text + "\n", encoding="utf-8")
             except OSError as exc:
-                raise CommandError(f"{options['output']}: cannot write ({exc})") from None
-            self.stderr.write(f"Wrote {options['output']}")
+                raise CommandError(
+                    _("%(path)s: cannot write (%(error)s)")
+                    % {"path": options["output"], "error": exc}
+                ) from None
+            self.stderr.write(_("Wrote %(path)s") % {"path": options["output"]})
         else:
             self.stdout.write(text)

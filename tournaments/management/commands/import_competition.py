@@ -139,7 +139,9 @@ class Command(BaseCommand):
         try:
             raw = _stdin_bytes() if name == "-" else Path(name).read_bytes()
         except OSError as exc:
-            raise CommandError(f"{name}: cannot read the file ({exc})") from None
+            raise CommandError(
+                _("%(name)s: cannot read the file (%(error)s)") % {"name": name, "error": exc}
+            ) from None
         try:
             data = document_parse(raw=raw)
             slug = _document_slug(data)
@@ -158,15 +160,20 @@ class Command(BaseCommand):
                     data=data, replace=options["replace"], progress=self._progress
                 )
         except InterchangeError as exc:
-            raise CommandError(f"{name}: {exc}\nNothing was imported.") from None
+            raise CommandError(
+                _("%(name)s: %(error)s\nNothing was imported.") % {"name": name, "error": exc}
+            ) from None
         counts = competition_counts(competition=competition)
         extra = ""
         if counts["byes"] or counts["deductions"]:
-            extra = "; {byes} byes, {deductions} deductions".format(**counts)
+            extra = _("; %(byes)s byes, %(deductions)s deductions") % counts
         self.stdout.write(
-            self.style.SUCCESS(f"Imported {competition.slug}")
-            + ": {matchdays} matchdays, {matches} matches, {games} games, {rounds} rounds; "
-            "{standings} standings rows".format(**counts)
+            self.style.SUCCESS(_("Imported %(slug)s") % {"slug": competition.slug})
+            + _(
+                ": %(matchdays)s matchdays, %(matches)s matches, %(games)s games, "
+                "%(rounds)s rounds; %(standings)s standings rows"
+            )
+            % counts
             + extra
             + "."
         )
