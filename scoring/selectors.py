@@ -212,6 +212,19 @@ class MatchScore(NamedTuple):
             return True
         return self.games > 0 and self.open_games == 0 and self.awaiting == 0
 
+    @property
+    def not_started(self) -> bool:
+        """Every game open at 0–0: read "not started", not "0–0 in play" (issue 8). A game
+        of redeals only reads so too: the match's sums can't tell it apart."""
+        return (
+            self.games > 0
+            and self.open_games == self.games
+            and self.home == 0
+            and self.away == 0
+            and not self.forfeit
+            and not self.reported
+        )
+
 
 def forfeit_score(competition: Competition, forfeit: str) -> tuple[int, int]:
     """Game points (home, away) of a match forfeited by `forfeit` ("home", "away", "both"):

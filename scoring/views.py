@@ -78,6 +78,8 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
     rounds = [row.round for row in rows]
     last = rows[-1].round if rows else None
     seen = game_token(game, rounds)
+    # Raised at the table on a game that is over; an open game's sheet skips the query.
+    dispute = game.disputes.filter(resolved_at__isnull=True).first() if game.is_over else None
     playing = game.status == Game.Status.OPEN and not game.by_totals
     ask, _done = undo_texts(game, rows)
     context: dict[str, Any] = {
@@ -88,9 +90,10 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         "seen": seen,
         "can_close": competition.close_by_director_allowed and playing,
         "can_reopen": game.status == Game.Status.CLOSED or game.by_totals,
-        "can_confirm": competition.confirmation_required
+        "can_confirm": (competition.confirmation_required or dispute is not None)
         and game.status != Game.Status.OPEN
         and game.confirmed_at is None,
+        "dispute": dispute,
         "undo_form": UndoForm(initial={"round": last.pk, "seen": seen}) if last else None,
         "undo_ask": ask,
         "first_caller_name": seat_names(game).get(game.first_caller or 0, ""),

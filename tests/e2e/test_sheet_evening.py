@@ -33,7 +33,7 @@ TABLES = 8
 def club_evening() -> list[Game]:
     """Tonight's matchday of a club evening: eight tables, nobody seated yet."""
     competition = CompetitionFactory.create(name="Club evening", slug="club-evening")
-    matchday = MatchdayFactory.create(competition=competition, date=timezone.localdate())
+    matchday = MatchdayFactory.create(competition=competition, number=1, date=timezone.localdate())
     games = []
     for table in range(1, TABLES + 1):
         game = GameFactory.create(

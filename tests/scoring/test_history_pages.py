@@ -167,8 +167,8 @@ def test_history_times_read_like_the_other_pages_and_the_user_may_wrap(client, d
     page = client.get(game_url(game)).content.decode()
 
     when = Round.history.get(number=1, history_type="+").history_date
-    shown = timezone.localtime(when).strftime("%-d %b %Y, %H:%M")
-    assert f">{shown}</time>" in page  # "1 Dec 2026, 00:42", as on the score sheet
+    shown = timezone.localtime(when).strftime("%-d %B %Y, %H:%M")
+    assert f">{shown}</time>" in page  # "1 December 2026, 00:42", as on the score sheet
     assert "a.m." not in page and "p.m." not in page
     line = page.partition('class="list-group-item history-line"')[2].split("</li>", 1)[0]
     assert "no user (an import or a command)" in line

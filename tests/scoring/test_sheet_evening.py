@@ -364,6 +364,21 @@ def test_an_unstarted_game_reads_not_started(client):
         assert "Not started" in html, url
         assert "In play" not in html, url
 
+    matchday_pages = [
+        reverse(name, args=[game.match.matchday.competition.slug, game.match.matchday.number])
+        for name in ("matchday_detail", "matchday_manage")
+    ]
+    for url in matchday_pages:  # the match's score: not "0–0 in play"
+        html = client.get(url).content.decode()
+        assert "not-started-badge" in html and "in play" not in html, url
+
+    record(game, "gewone_winst", "a")
+    for url in matchday_pages:
+        html = client.get(url).content.decode()
+        assert "not-started-badge" not in html and "in play" in html, url
+
+    game = GameFactory.create()
+    directing(client, game)
     record(game, "redeal", "a")  # dealt once: started, even at 0–0
     for url in (sheet_url(game), write_url("game_detail", game)):
         html = client.get(url).content.decode()
@@ -567,7 +582,7 @@ def test_director_home_and_the_sheet_are_flat_from_a_small_to_a_200_koppel_compe
         if koppels == 200:
             with django_assert_max_num_queries(6):
                 client.get(reverse("director_home"))
-            with django_assert_max_num_queries(11):
+            with django_assert_max_num_queries(12):  # a finished game: + its open dispute
                 client.get(sheet_url(built.game))
     for name, (small, large) in counts.items():
         assert small == large, f"{name}: {small} queries at 4 koppels, {large} at 200"

@@ -961,3 +961,16 @@ def test_confirming_on_the_sheet_after_a_correction_marks_the_dispute_corrected(
 
     dispute.refresh_from_db()
     assert dispute.resolution == "corrected" and dispute.resolved_at is not None
+
+
+def test_the_sheet_shows_an_open_dispute_and_its_comment(client, confirming):
+    _link, _dispute = disputed(confirming)
+    director = UserFactory.create()
+    confirming.match.matchday.competition.directors.add(director)
+    client.force_login(director)
+    slug = confirming.match.matchday.competition.slug
+    sheet = client.get(reverse("game_sheet", kwargs={"slug": slug, "game_id": confirming.pk}))
+
+    html = sheet.content.decode()
+    assert "disputed-badge" in html and "awaiting-badge" not in html
+    assert "Round 4 was ours" in html and 'id="confirm-button"' in html
