@@ -626,16 +626,17 @@ NOT_JSON_TO_STORE = [
 @pytest.mark.parametrize(
     ("text", "problem"), [c[1:] for c in NOT_JSON_TO_STORE], ids=[c[0] for c in NOT_JSON_TO_STORE]
 )
-def test_admin_json_field_refuses_what_it_cannot_store(world, clients, text, problem):
-    # A bye's reason: the JSON field left in the admin's forms (tie-breaks are chosen
-    # from a list since issue 8).
-    url = _admin_url(Bye, "add")
+def test_admin_json_field_refuses_what_it_cannot_store(text, problem):
+    # No admin form shows raw JSON since issue 8 (tie-breaks are chosen from a list, a
+    # bye's reason is shown in words); the field every model JSONField gets in the admin
+    # (`AdminInputMixin`) still refuses what it cannot store, should one come back.
+    from django.core.exceptions import ValidationError
 
-    response, changed = _post_page_form(clients[True], url, None, reason=text)
+    from troefclub.forms import JSONInputField
 
-    assert response.status_code == 200
-    assert problem in response.context["adminform"].form.errors["reason"][0]
-    assert not changed
+    with pytest.raises(ValidationError) as refused:
+        JSONInputField().clean(text)
+    assert problem in str(refused.value)
 
 
 @pytest.mark.parametrize("value", ["abc", "\x00", "1e400", "9" * 30, "-1"])

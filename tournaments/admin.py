@@ -41,7 +41,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, ngettext_lazy
 
-from scoring.messages import rule_message
+from scoring.messages import pairing_reason_message, rule_message
 from scoring.rules import (
     TIEBREAK_KEYS,
     RuleSet,
@@ -921,7 +921,8 @@ class ByeAdminForm(forms.ModelForm):
 
     class Meta:
         model = Bye
-        fields = ["matchday", "entry", "reason"]
+        # No raw JSON (issue 8): the reason is the schedule's, shown in words (`why`).
+        fields = ["matchday", "entry"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -952,6 +953,7 @@ class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
     )
     list_display = ["entry", "matchday", "competition"]
     list_filter = ["matchday__competition"]
+    readonly_fields = ["why"]
     list_select_related = [
         "matchday__competition",
         "entry__team__player_1",
@@ -964,6 +966,11 @@ class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
     @admin.display(description=_("competition"), ordering="matchday__competition__name")
     def competition(self, bye: Bye) -> Competition:
         return bye.matchday.competition
+
+    @admin.display(description=_("why this bye"))
+    def why(self, bye: Bye) -> str:
+        """The schedule's reason in words; a bye given here has none."""
+        return pairing_reason_message(bye.reason) or _("given by hand")
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)
