@@ -15,6 +15,7 @@ from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.text import capfirst
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import selectors
@@ -31,6 +32,7 @@ CONTENT_TYPES = {
 # Excel, LibreOffice and Google Sheets: `=`, `+`, `-`, `@`, and tab or carriage return
 # before any of them (OWASP "CSV injection").
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+CSV_DELIMITERS = {"nl": ";", "en": ","}  # by language: what that language's Excel splits on
 BOM = "\ufeff"  # Excel reads a CSV as UTF-8 (accents right) only when it starts with one
 ENTRY_JOINS = ("team__player_1", "team__player_2", "club")
 
@@ -58,10 +60,15 @@ def dataset(title: str, headers: Sequence[str], rows: Sequence[Sequence[Any]]) -
 def export_response(data: tablib.Dataset, *, fmt: str, filename: str) -> HttpResponse:
     """`data` as a download: CSV (UTF-8 with a BOM) or Excel, named `filename`.<fmt>.
 
+    The CSV's separator follows the reader's language: a Dutch Excel splits columns on
+    ";" (its list separator; "," is its decimal comma) and puts a comma-separated file in
+    one column, an English one splits on ",".
+
     Raises ValueError for a format not in `FORMATS` (the URL pattern allows only those).
     """
     if fmt == "csv":
-        body: bytes = (BOM + data.export("csv")).encode("utf-8")
+        delimiter = CSV_DELIMITERS.get(get_language() or "", ",")
+        body: bytes = (BOM + data.export("csv", delimiter=delimiter)).encode("utf-8")
     elif fmt == "xlsx":
         body = data.export("xlsx")
     else:

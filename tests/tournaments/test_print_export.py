@@ -752,3 +752,14 @@ def test_print_and_export_queries_are_flat(
     if name == "matchday_sheets_pdf":
         data = client.get(reverse(name, kwargs={"slug": large.slug, **kwargs})).content
         assert len(pdfium.PdfDocument(data)) == 100
+
+
+@pytest.mark.nl
+def test_a_dutch_csv_splits_on_semicolons(client: Client, stored: Competition) -> None:
+    """Dutch Excel's list separator is ";" (its decimal mark the comma): a Dutch reader's
+    CSV uses it, with the same BOM, names and numbers."""
+    response = download(client, "standings_export", "csv")
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert rows[0][:3] == ["Positie", "Koppel", "Spelers"]
+    assert len({len(row) for row in rows}) == 1 and len(rows[0]) > 5
