@@ -130,3 +130,17 @@ def league_staff() -> User:
     user = UserFactory.create(is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="direct_every_competition"))
     return User.objects.get(pk=user.pk)  # fresh: the permission cache is empty
+
+
+def koppel_entries(competition: Competition, count: int) -> list[Entry]:
+    """`count` entries of `competition`, each a new koppel of two new players (the shape
+    the league-size tests build their competitions from)."""
+    return [
+        TeamEntryFactory.create(
+            competition=competition,
+            team=TeamFactory.create(
+                player_1=PlayerFactory.create(), player_2=PlayerFactory.create()
+            ),
+        )
+        for _ in range(count)
+    ]

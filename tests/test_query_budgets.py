@@ -25,9 +25,7 @@ from scoring.models import Game
 from scoring.services import RoundRecord
 from tests.factories import (
     CompetitionFactory,
-    PlayerFactory,
-    TeamEntryFactory,
-    TeamFactory,
+    koppel_entries,
     league_staff,
 )
 from tournaments import director_views
@@ -138,15 +136,7 @@ def build(koppels: int) -> Built:
     matchdays, one match forfeited, one deduction, one game left open; standings stored."""
     rng = random.Random(koppels)
     competition = CompetitionFactory.create(slug=f"budget-{koppels}", confirmation_required=True)
-    entries = [
-        TeamEntryFactory.create(
-            competition=competition,
-            team=TeamFactory.create(
-                player_1=PlayerFactory.create(), player_2=PlayerFactory.create()
-            ),
-        )
-        for _ in range(koppels + 1)
-    ]
+    entries = koppel_entries(competition, koppels + 1)
     for number in range(1, MATCHDAYS + 1):
         matchday = Matchday.objects.create(competition=competition, number=number)
         order = entries[:]

@@ -37,9 +37,8 @@ from tests.factories import (
     CompetitionFactory,
     GameFactory,
     PlayerFactory,
-    TeamEntryFactory,
-    TeamFactory,
     UserFactory,
+    koppel_entries,
     league_staff,
 )
 from tests.seen import game_token_now, next_round
@@ -868,15 +867,7 @@ def evening(koppels: int) -> tuple[Competition, Game]:
     the last over an hour ago, a third of them disputed, the rest waiting for confirmation;
     returns the competition and its last game (open, at its table)."""
     competition = CompetitionFactory.create(slug=f"table-{koppels}", confirmation_required=True)
-    entries = [
-        TeamEntryFactory.create(
-            competition=competition,
-            team=TeamFactory.create(
-                player_1=PlayerFactory.create(), player_2=PlayerFactory.create()
-            ),
-        )
-        for _ in range(koppels)
-    ]
+    entries = koppel_entries(competition, koppels)
     matchday = Matchday.objects.create(competition=competition, number=1)
     games = []
     for table, index in enumerate(range(0, koppels, 2), start=1):

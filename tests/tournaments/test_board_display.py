@@ -39,6 +39,7 @@ from tests.factories import (
     TeamEntryFactory,
     TeamFactory,
     UserFactory,
+    koppel_entries,
     league_staff,
 )
 from tests.seen import match_token_now
@@ -82,15 +83,7 @@ def build(koppels: int, **competition: Any) -> Evening:
     rng = random.Random(koppels)
     fields = {"slug": f"evening-{koppels}", "confirmation_required": True} | competition
     comp = CompetitionFactory.create(**fields)
-    entries = [
-        TeamEntryFactory.create(
-            competition=comp,
-            team=TeamFactory.create(
-                player_1=PlayerFactory.create(), player_2=PlayerFactory.create()
-            ),
-        )
-        for _ in range(koppels + 1)
-    ]
+    entries = koppel_entries(comp, koppels + 1)
     games: dict[int, Game] = {}
     for number in (1, 2):
         matchday = Matchday.objects.create(
