@@ -495,3 +495,10 @@ def test_a_competition_added_without_assign_directors_gets_no_directors(client):
     assert response.status_code == 302, response.context and response.context["errors"]
     added = type(template).objects.get(slug="new-evening")
     assert not added.directors.exists()
+
+
+def test_the_favicon_is_served(client) -> None:
+    """Browsers ask every page for /favicon.ico: it leads to the icon, not a 404 in the log."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith(".svg")

@@ -51,7 +51,11 @@ from scoring.rules import (
     round_amounts,
 )
 from scoring.selectors import ENTRY_JOINS, entries_on_schedule
-from scoring.services import competition_games_rescore, standings_refresh_on_commit
+from scoring.services import (
+    competition_games_rescore,
+    games_accept_all,
+    standings_refresh_on_commit,
+)
 from scoring.tokens import deductions_token
 from tournaments.admin_guards import ResultGuardAdmin
 from tournaments.admin_input import AdminInputMixin, OrderedChoicesField
@@ -550,6 +554,23 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
             )
         elif change and any(name in form.changed_data for name in STANDINGS_FIELDS):
             standings_refresh_on_commit(obj.pk)
+        if change and obj.confirmation_required and "confirmation_required" in form.changed_data:
+            # Switched on mid-season: the games played so far were accepted as they were
+            # (nobody asked for a confirmation then); they stay in the standings, confirmed
+            # by this user, instead of all waiting in the queue. Disputed ones stay open.
+            accepted = games_accept_all(competition_id=obj.pk, user=request.user)
+            if accepted:
+                self.message_user(
+                    request,
+                    ngettext(
+                        "Confirmation switched on: the %(count)d game finished so far counts "
+                        "as confirmed.",
+                        "Confirmation switched on: the %(count)d games finished so far count "
+                        "as confirmed.",
+                        len(accepted),
+                    )
+                    % {"count": len(accepted)},
+                )
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
         super().save_formset(request, form, formset, change)

@@ -8,10 +8,19 @@ lockout of that username (``troefclub.auth.PasswordResetConfirmView``).
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from troefclub.auth import LoginView, PasswordResetConfirmView, needs_email
 from troefclub.forms import AdminLoginForm, LoginForm
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on pages without a <link rel="icon">."""
+    return redirect(static("favicon.svg"), permanent=True)
+
 
 account_urls = [
     path("login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
@@ -48,6 +57,8 @@ account_urls = [
 admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico on pages without a <link rel="icon"> (PDFs, exports).
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch

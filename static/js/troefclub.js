@@ -16,4 +16,45 @@
       window.print();
     }
   });
+
+  // A save htmx could not show (no connection, 403, 404, 500) says so above the page,
+  // instead of leaving the page as it was: the tap was not stored. The texts come,
+  // translated, from #save-error's data attributes (base.html).
+  function saveError(kind) {
+    var box = document.getElementById("save-error");
+    if (!box) {
+      return;
+    }
+    box.textContent = box.dataset[kind] || box.dataset.failed;
+    box.classList.remove("d-none");
+    box.scrollIntoView({ block: "nearest" });
+  }
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr;
+    if (event.detail.requestConfig && event.detail.requestConfig.verb === "get") {
+      return; // a poll (board, display) keeps its own notice; only saves are reported here
+    }
+    if (xhr.status === 404) {
+      saveError("gone");
+    } else if (xhr.status === 403 || xhr.status === 401) {
+      saveError("forbidden");
+    } else {
+      saveError("failed");
+    }
+  });
+
+  document.addEventListener("htmx:sendError", function (event) {
+    if (event.detail.requestConfig && event.detail.requestConfig.verb === "get") {
+      return;
+    }
+    saveError("offline");
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var box = document.getElementById("save-error");
+    if (box && event.detail.successful) {
+      box.classList.add("d-none"); // the next save went through: the old warning is stale
+    }
+  });
 })();

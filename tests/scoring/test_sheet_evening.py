@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring import selectors, services
-from scoring.models import Game
+from scoring.models import Game, Round
 from scoring.rules import RuleViolation
 from scoring.tokens import game_token
 from tests.factories import (
@@ -597,3 +597,121 @@ def test_director_home_permission_lookups(db):
     staff.user_permissions.add(Permission.objects.get(codename="direct_every_competition"))
     staff = type(staff).objects.get(pk=staff.pk)
     assert len(selectors.directed_competitions(user=staff)) == 1
+
+
+def test_a_logged_out_tap_on_the_sheet_goes_to_the_login_page_not_into_the_sheet(client):
+    """A tap on a sheet left open after logging out: the whole page goes to the login page
+    (back to the sheet afterwards) and says nothing was saved; nothing is recorded."""
+    game = GameFactory.create()
+    url = sheet_url(game)
+    response = client.post(
+        url,
+        {"number": 1, "result": "gewone_winst", "side": "a"},
+        headers={"hx-request": "true", "hx-current-url": f"http://testserver{url}"},
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"].startswith(reverse("login"))
+    assert response["HX-Redirect"].endswith("next=" + url)
+    assert not Round.objects.filter(game=game).exists()
+    page = client.get(response["HX-Redirect"]).content.decode()
+    assert "Not saved: you were logged out" in page
+
+
+# ---------------------------------------------------------------- tester's findings
+
+
+def selected_caller(html: str) -> str | None:
+    """The value of the round form's caller select's selected option."""
+    select = re.search(r'<select name="caller"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None, "no caller select"
+    chosen = re.search(r'<option value="([^"]*)"[^>]*selected', select.group(1))
+    return chosen.group(1) if chosen else None
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_after_a_one_tap_race_the_form_proposes_the_caller_now_in_turn(client, side: str):
+    """Two screens tap a gewone winst on the same game at once: the loser's sheet (an
+    "already recorded" for the same koppel, a refusal for the other) offers the round
+    form with the caller whose turn it is now, as its heading says."""
+    game = GameFactory.create(first_caller=1)
+    directing(client, game)
+    html = client.get(sheet_url(game)).content.decode()
+    data = one_tap(game, side, html)
+    assert data["caller"] == str(game.seat_1_id)
+    # The other screen, first: koppel B wins against the caller, so the next one calls.
+    record(game, "gewone_winst", "b", caller_id=game.seat_1_id)
+    fresh = Game.objects.get(pk=game.pk)
+    now = selectors.game_next_caller(game=fresh, rounds=list(fresh.rounds.all()))
+    assert now is not None and now != game.seat_1_id
+
+    response = client.post(sheet_url(game), data, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert response.status_code == (200 if side == "b" else 422)
+    assert selected_caller(html) == str(now)
+    assert response.context["round_form"]["caller"].value() in (now, str(now))
+    assert 'name="number" value="2"' in html
+    assert 'id="round-form" autocomplete="off"' in html
+    assert Game.objects.get(pk=game.pk).rounds.count() == 1
+
+
+def test_a_round_refused_for_its_caller_comes_back_with_the_caller_in_turn(client):
+    game = GameFactory.create(first_caller=1)
+    directing(client, game)
+    data = {"number": "1", "result": "kap", "side": "a", "caller": str(game.seat_2_id)}
+
+    response = client.post(sheet_url(game), data, HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "turn to call" in html
+    assert selected_caller(html) == str(game.seat_1_id)
+    assert 'value="kap"' in html and Game.objects.get(pk=game.pk).rounds.count() == 0
+
+
+def test_close_is_offered_and_allowed_only_once_the_game_has_rounds(client):
+    game = GameFactory.create(competition__close_by_director_allowed=True)
+    directing(client, game)
+    response = client.get(sheet_url(game))
+    assert not response.context["can_close"] and 'id="close-button"' not in response.content.decode()
+
+    refused = client.post(write_url("game_close", game), {"seen": sheet_token(game)})
+
+    assert refused.status_code == 422
+    assert "has not started (no rounds yet): it cannot be closed" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+    record(game, "kap", "a")
+    assert client.get(sheet_url(game)).context["can_close"]
+    closed = client.post(write_url("game_close", game), {"seen": sheet_token(game)})
+    assert closed.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.CLOSED
+
+
+def test_every_matchday_dated_today_is_tonights(client):
+    today = timezone.localdate()
+    done = GameFactory.create(match__matchday__date=today, match__matchday__number=4)
+    competition = done.match.matchday.competition
+    for _ in range(4):
+        record(done, "kap", "a")  # speelronde 4 is over
+    playing = GameFactory.create(
+        match=MatchFactory.create(
+            matchday=MatchdayFactory.create(competition=competition, number=5, date=today)
+        )
+    )
+    later = MatchdayFactory.create(competition=competition, number=6, date=None)
+    GameFactory.create(match=MatchFactory.create(matchday=later))
+    director = directing(client, done)
+
+    [directed] = selectors.directed_competitions(user=director)
+    html = client.get(reverse("director_home")).content.decode()
+
+    numbers = [evening.matchday.number for evening in directed.evenings]
+    assert numbers == [4, 5] and all(evening.tonight for evening in directed.evenings)
+    for number in (4, 5):
+        board = reverse("matchday_board", kwargs={"slug": competition.slug, "number": number})
+        assert f'href="{board}"' in html
+        assert f'id="evening-{competition.slug}-{number}"' in html
+    assert f'href="{sheet_url(playing)}"' in html
+    assert "Matchday 6" not in html

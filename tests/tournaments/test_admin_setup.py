@@ -460,3 +460,31 @@ def test_the_competition_page_opens_in_dutch(admin_client):
     response = competition_page(admin_client, CompetitionFactory.create())
 
     assert 'name="tiebreaks"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_switching_confirmation_on_mid_season_keeps_the_games_played_so_far(admin_client):
+    """Games finished before confirmation was asked for count as confirmed (by the admin
+    who switched it on), instead of all leaving the standings for the queue; a game still
+    in play waits for its confirmation as usual."""
+    from scoring import services
+
+    played = GameFactory.create()
+    competition = played.match.matchday.competition
+    for number in range(1, 3):
+        services.round_record(
+            game_id=played.pk, expected_number=number, result="baunie", side="a"
+        )
+    in_play = GameFactory.create(match__matchday=played.match.matchday)
+    services.round_record(game_id=in_play.pk, expected_number=1, result="kap", side="a")
+
+    response = save(admin_client, competition, confirmation_required="on")
+
+    assert response.status_code == 302, form_errors(response)
+    played.refresh_from_db()
+    in_play.refresh_from_db()
+    assert played.status == "finished" and played.confirmed_at is not None
+    assert played.confirmed_by is not None and played.confirmed_by.is_superuser
+    assert in_play.confirmed_at is None
+    page = admin_client.get(response["Location"]).content.decode()
+    assert "Confirmation switched on: the 1 game finished so far counts as confirmed." in page
