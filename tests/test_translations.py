@@ -95,6 +95,9 @@ def test_pages_speak_dutch_by_default(client: Client) -> None:
     text = response.content.decode()
     assert '<html lang="nl">' in text
     assert "Inloggen" in text
+    # The switch names the other language in its own words, for a reader of that one.
+    assert '<button type="submit" name="language" value="en"' in text
+    assert 'lang="en">English</button>' in text
 
 
 @pytest.mark.nl
