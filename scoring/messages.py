@@ -296,6 +296,10 @@ def _messages() -> dict[str, str]:
             "The result is disputed: the director decides first. Nothing can be changed at "
             "the table until then."
         ),
+        "game_closed_by_director": _(
+            "The director closed this game: it can't be changed at the table any more. "
+            "Ask the director if something is wrong."
+        ),
         "dispute_comment_missing": _("Say what is wrong with the result."),
         "dispute_comment_too_long": _("Say what is wrong in at most %(limit)s characters."),
         "dispute_unknown": _("That dispute does not exist (any more)."),

@@ -2027,14 +2027,29 @@ def _history_names(
     )
 
 
-def _history_of(model: type[Model], **filters: Any) -> list[Any]:
-    """The history records of `model` matching `filters`, oldest first, users joined."""
+def _history_of(
+    model: type[Model], *, annotate: dict[str, Any] | None = None, **filters: Any
+) -> list[Any]:
+    """The history records of `model` matching `filters`, oldest first, users joined;
+    `annotate` adds expressions to each record (in the same query)."""
     history = model.history  # type: ignore[attr-defined]
     return list(
         history.filter(**filters)
+        .annotate(**(annotate or {}))
         .select_related("history_user")
         .order_by("history_date", "history_id")
     )
+
+
+def _at_table(koppel: str | None) -> str:
+    """The `who` of a change made at the table (through the game's link, no account)."""
+    if not koppel:
+        return _("at the table (through the game's link)")
+    return _("at the table (%(koppel)s, through the game's link)") % {"koppel": koppel}
+
+
+def _side_name(side: str, koppels: tuple[str, str]) -> str | None:
+    return {"a": koppels[0], "b": koppels[1]}.get(side)
 
 
 def _with_previous(records: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
@@ -2114,15 +2129,21 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
                 **number,
                 "about": _round_about(record, koppels),
             }
-            events.append(_event(record, what, _round_facts(record, names, koppels)))
+            events.append(
+                _table_who(
+                    _event(record, what, _round_facts(record, names, koppels)), record, koppels
+                )
+            )
             continue
         if record.history_type == "-":
+            undone = record.history_change_reason == ROUND_UNDO_REASON
             what = (
                 _("Round %(number)s undone: %(about)s")
-                if record.history_change_reason == ROUND_UNDO_REASON
+                if undone
                 else _("Round %(number)s deleted: %(about)s")
             ) % {**number, "about": _round_about(record, koppels)}
-            events.append(_event(record, what, _round_facts(record, names, koppels)))
+            event = _event(record, what, _round_facts(record, names, koppels))
+            events.append(_table_who(event, record, koppels) if undone else event)
             continue
         if previous is None:
             continue  # history began after the row was made: nothing to compare with
@@ -2165,6 +2186,45 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
             else (what,)
         )
         events.append(_event(record, what, details, derived=not corrected, joined=joined))
+    return events
+
+
+def _table_who(event: _Event, record: Any, koppels: tuple[str, str]) -> _Event:
+    """A round added (or undone) through the table's link by nobody logged in: the table
+    did it, the koppel that enters with that link (`link_side`, annotated by
+    `game_history`; unknown on a match's page)."""
+    if record.history_user_id is None and getattr(record, "link_id", None) is not None:
+        event.who = _at_table(_side_name(getattr(record, "link_side", None) or "", koppels))
+    return event
+
+
+def _dispute_events(records: list[Any], koppels: tuple[str, str]) -> list[_Event]:
+    """A koppel disputed the result at the table (with its comment), and how the director
+    decided it."""
+    events = []
+    for record, previous in _with_previous(records):
+        koppel = _side_name(record.side, koppels) or record.side
+        if record.history_type == "+":
+            event = _event(
+                record,
+                _("Result disputed by %(koppel)s") % {"koppel": koppel},
+                [_("comment: %(comment)s") % {"comment": record.comment}],
+            )
+            if record.history_user_id is None:
+                event.who = _at_table(koppel)
+            events.append(event)
+        elif (
+            record.history_type == "~"
+            and previous is not None
+            and record.resolution
+            and record.resolution != previous.resolution
+        ):
+            label = GameDispute.Resolution(record.resolution).label
+            what = _("Dispute of %(koppel)s decided: %(resolution)s") % {
+                "koppel": koppel,
+                "resolution": label,
+            }
+            events.append(_event(record, what))
     return events
 
 
@@ -2218,9 +2278,14 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
             details.append(_("game over"))
         else:
             details.append(_("in play again"))
+    at_table = ""
     if "confirmed_at" in changed:
         if record.confirmed_at is not None:
             whats.append(_("Result confirmed"))
+            side = getattr(record, "confirmed_side", "")
+            if side and record.history_user_id is None:
+                # The other koppel confirmed at the table (`table_game_confirm`).
+                at_table = _at_table(names.team(getattr(record, f"team_{side}_id")))
         else:
             details.append(_("confirmation withdrawn: the result changed"))
     for field_name, label in (("team_a", _("koppel A")), ("team_b", _("koppel B"))):
@@ -2257,9 +2322,12 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
     if not whats and not details:
         return None
     what = "; ".join(whats) if whats else _("Score updated")
-    return _event(
+    event = _event(
         record, what, details, derived=not whats, game_id=record.id, joined=tuple(details)
     )
+    if at_table:
+        event.who = at_table
+    return event
 
 
 def _merged(events: list[_Event]) -> list[HistoryLine]:
@@ -2287,11 +2355,15 @@ def game_history(*, game: Game) -> list[HistoryLine]:
     """Every change of one game, newest first: rounds added, corrected (old → new),
     deleted, renumbered or re-scored; totals entered or cleared; closed, reopened,
     confirmed; seats and places. The score the engine derived joins the change that
-    caused it. Three queries whatever the number of changes (game records, round records,
-    player names); `game` comes with its koppels (`game_detail`).
+    caused it; a koppel's dispute and its decision. Rounds entered, undone and results
+    confirmed or disputed at the table (no account) say so instead of a user. Four queries
+    whatever the number of changes (game records, round records with their link's koppel,
+    dispute records, player names); `game` comes with its koppels (`game_detail`).
     """
     game_records = _history_of(Game, id=game.pk)
-    round_records = _history_of(Round, game_id=game.pk)
+    # The koppel that enters with the link a round came through: who added it at the table.
+    link_side = GameLink.objects.filter(pk=OuterRef("link_id")).values("entering_side")[:1]
+    round_records = _history_of(Round, annotate={"link_side": Subquery(link_side)}, game_id=game.pk)
     seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
     names = _history_names(
         team_ids=[game.team_a_id, game.team_b_id]
@@ -2303,6 +2375,7 @@ def game_history(*, game: Game) -> list[HistoryLine]:
     )
     koppels = (names.team(game.team_a_id), names.team(game.team_b_id))
     events = _round_events(round_records, names, koppels)
+    events += _dispute_events(_history_of(GameDispute, game_id=game.pk), koppels)
     for record, previous in _with_previous(game_records):
         event = _game_event(record, previous, names)
         if event is not None:
@@ -3070,16 +3143,23 @@ class EveningMatchday:
 
 @dataclass(frozen=True, slots=True)
 class DirectedCompetition:
-    """A competition the user directs, and its matchday for tonight (None: nothing to play)."""
+    """A competition the user directs, and its matchdays for tonight: every one dated today
+    (a club may play two speelrondes in one evening), else the first with open games;
+    empty: nothing to play."""
 
     competition: Competition
-    evening: EveningMatchday | None
+    evenings: tuple[EveningMatchday, ...]
+
+    @property
+    def evening(self) -> EveningMatchday | None:
+        """The first of `evenings`, None when there is nothing to play."""
+        return self.evenings[0] if self.evenings else None
 
 
 def directed_competitions(*, user: Any) -> list[DirectedCompetition]:
     """The competitions `user` directs (`Competition.is_directed_by`: their own, or every
     one for staff allowed to direct them all), newest season first, each with tonight's
-    matchday: the one dated today, else the first with open games.
+    matchdays: every one dated today, else the first with open games.
 
     Two queries (and the user's permissions), whatever the number of competitions, matchdays
     or games. An anonymous user directs nothing.
@@ -3121,21 +3201,25 @@ def directed_competitions(*, user: Any) -> list[DirectedCompetition]:
         .order_by("competition_id", "number")
     )
     by_id = {competition.pk: competition for competition in found}
-    chosen: dict[int, EveningMatchday] = {}
+    chosen: dict[int, list[EveningMatchday]] = {}
     for matchday in candidates:
         matchday.competition = by_id[matchday.competition_id]  # for its links, no query
         tonight = matchday.date == today
-        held = chosen.get(matchday.competition_id)
-        if held is not None and (held.tonight or not tonight):
-            continue  # today's first, else the first open one (they come by number)
-        chosen[matchday.competition_id] = EveningMatchday(
-            matchday=matchday,
-            tonight=tonight,
-            tables=matchday.tables,
-            not_started=matchday.not_started,
-            playing=matchday.playing,
-            over=matchday.over,
-            awaiting=matchday.awaiting,
-            first_sheet=matchday.first_sheet,
+        held = chosen.setdefault(matchday.competition_id, [])
+        if held and not held[0].tonight and tonight:
+            held.clear()  # a matchday dated today replaces the first open one
+        elif held and not (held[0].tonight and tonight):
+            continue  # every one dated today, else the first open one (they come by number)
+        held.append(
+            EveningMatchday(
+                matchday=matchday,
+                tonight=tonight,
+                tables=matchday.tables,
+                not_started=matchday.not_started,
+                playing=matchday.playing,
+                over=matchday.over,
+                awaiting=matchday.awaiting,
+                first_sheet=matchday.first_sheet,
+            )
         )
-    return [DirectedCompetition(c, chosen.get(c.pk)) for c in found]
+    return [DirectedCompetition(c, tuple(chosen.get(c.pk, ()))) for c in found]

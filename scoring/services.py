@@ -478,6 +478,7 @@ def round_correct(
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
     seen: str,
+    user: Any = None,
 ) -> Round:
     """Change what happened in one round; the whole game is replayed with the change.
 
@@ -488,7 +489,8 @@ def round_correct(
 
     A correction that breaks a later round (a caller out of turn, a round after the new
     end of the game) is refused with that round's number. A correction that changes the
-    winner reopens or recloses the game.
+    winner reopens or recloses the game; one that leaves a disputed game open decides the
+    dispute as corrected by director `user` (`_dispute_corrected_if_open`).
 
     Raises RuleViolation: `round_unknown`, `round_changed`, `correction_ends_game`, and
     everything `round_record` raises.
@@ -534,6 +536,7 @@ def round_correct(
     status_before = game.status
     _store_state(game, played)
     _game_refresh_on_commit(game, status_before)
+    _dispute_corrected_if_open(game, user)
     return target
 
 
@@ -546,13 +549,14 @@ def _round_of(rounds: Sequence[Round], round_id: int) -> Round:
 
 
 @transaction.atomic
-def round_delete(*, round_id: int, seen: str) -> None:
+def round_delete(*, round_id: int, seen: str, user: Any = None) -> None:
     """Delete one round; later rounds move up one number.
 
     `seen` (required) is the round's `token` on the page that asked to delete it: a round
     corrected meanwhile is not deleted unseen (`round_changed`). The rest of the game is
     replayed: deleting a round that later rounds depend on (the caller rotation) is
-    refused with the reason.
+    refused with the reason. A disputed game left open has its dispute decided as
+    corrected by director `user` (`_dispute_corrected_if_open`).
 
     Raises RuleViolation: `round_unknown` (also when it was deleted meanwhile, or the form
     was sent twice), `round_changed`, and engine violations of the later rounds.
@@ -566,15 +570,18 @@ def round_delete(*, round_id: int, seen: str) -> None:
     if seen != doomed.token:
         raise RuleViolation("round_changed", round=doomed.number)
     _round_remove(game, rounds, doomed)
+    _dispute_corrected_if_open(game, user)
 
 
 @transaction.atomic
-def round_undo(*, game_id: int, round_id: int, seen: str) -> int:
+def round_undo(*, game_id: int, round_id: int, seen: str, user: Any = None) -> int:
     """Delete the last round of a game (the "undo" button of the score sheet); returns its
     number.
 
     `round_id` is the round the sheet showed as the last one and `seen` (required) the
-    sheet's `game_token`: when the game changed meanwhile, nothing is undone.
+    sheet's `game_token`: when the game changed meanwhile, nothing is undone. A disputed
+    game left open has its dispute decided as corrected by director `user`
+    (`_dispute_corrected_if_open`).
 
     Raises RuleViolation: `game_unknown`, `round_unknown` (that round is gone already: the
     form sent twice, or deleted elsewhere), `game_changed_meanwhile`, and engine
@@ -588,6 +595,7 @@ def round_undo(*, game_id: int, round_id: int, seen: str) -> int:
     # simple-history stores this with the deletion: the history says "undone", not "deleted".
     doomed._change_reason = selectors.ROUND_UNDO_REASON  # type: ignore[attr-defined]
     _round_remove(game, rounds, doomed)
+    _dispute_corrected_if_open(game, user)
     return doomed.number
 
 
@@ -655,12 +663,13 @@ def game_close(*, game_id: int, seen: str) -> Game:
 
 
 @transaction.atomic
-def game_reopen(*, game_id: int, seen: str) -> Game:
+def game_reopen(*, game_id: int, seen: str, user: Any = None) -> Game:
     """Undo a director's close (or clear entered totals): the game is open again.
 
     `seen` (required) is the `game_token` the director's page showed: a game changed
     meanwhile is not reopened unseen. A stale form on a game open already (the button
-    pressed twice) changes nothing.
+    pressed twice) changes nothing. A disputed game has its dispute decided as corrected by
+    director `user` (`_dispute_corrected_if_open`).
 
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_closed`.
     """
@@ -678,6 +687,7 @@ def game_reopen(*, game_id: int, seen: str) -> Game:
     status_before = game.status
     _store_state(game, played)
     _game_refresh_on_commit(game, status_before)
+    _dispute_corrected_if_open(game, user)
     return game
 
 
@@ -1213,7 +1223,8 @@ def table_round_undo(*, token: str, koppel: str, round_id: int, seen: str) -> in
     Raises RuleViolation: `link_invalid`, `koppel_unknown`, `table_not_entering`,
     `round_unknown` (not a round of this game, or undone already: the form sent twice),
     `game_changed_meanwhile`, `round_not_from_table` (param number), `game_confirmed`,
-    `game_disputed`.
+    `game_disputed`, `game_closed_by_director` (the director closed it: frozen for the
+    table, or undoing round after round would take the game back from the director).
     """
     link, game = _link_locked(token)
     if link.entering_side != _koppel_checked(koppel):
@@ -1228,6 +1239,8 @@ def table_round_undo(*, token: str, koppel: str, round_id: int, seen: str) -> in
         raise RuleViolation("game_confirmed")
     if _dispute_open(game) is not None:
         raise RuleViolation("game_disputed")
+    if game.status == Game.Status.CLOSED:
+        raise RuleViolation("game_closed_by_director")
     return round_undo(game_id=game.pk, round_id=round_id, seen=seen)
 
 
@@ -1342,6 +1355,20 @@ def _dispute_resolved(dispute: GameDispute, resolution: str, user: Any) -> None:
     dispute.resolution = resolution
     dispute.resolved_by = user if getattr(user, "is_authenticated", False) else None
     dispute.save(update_fields=["resolved_at", "resolution", "resolved_by"])
+
+
+def _dispute_corrected_if_open(game: Game, user: Any) -> None:
+    """After a director's write on locked `game` (a round corrected, deleted or undone, the
+    game reopened): when it left the game open while a dispute is open, the dispute is
+    decided as `corrected` by `user`. Else the table stays locked by the dispute and the
+    corrected game can't be confirmed before it is over: a dead end. The table plays on,
+    and the other koppel confirms the result at the end as usual; the history keeps the
+    dispute and its resolution."""
+    if game.status != Game.Status.OPEN or game.by_totals:
+        return
+    dispute = _dispute_open(game)
+    if dispute is not None:
+        _dispute_resolved(dispute, GameDispute.Resolution.CORRECTED, user)
 
 
 @transaction.atomic

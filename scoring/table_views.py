@@ -77,6 +77,34 @@ def _koppel_key(link: GameLink) -> str:
     return f"table-koppel-{link.pk}"
 
 
+# The phone that entered the rounds doesn't confirm or dispute them, whichever koppel it
+# says it is after "Not you?" (else one koppel could confirm its own result). The session
+# keeps the rounds this browser entered, per game (a revoked link's new one included);
+# rounds undone or removed since no longer count, so after a rejection the table can start
+# again either way. A cleared cookie (or another browser) gets around it: the service's
+# own koppel check stays, and the game's history shows who entered and who confirmed.
+ENTERED_HERE = gettext_lazy(
+    "This phone entered the rounds: the opponents confirm or dispute the result on their own phone."
+)
+
+
+def _entered_key(game_id: int) -> str:
+    return f"table-entered-{game_id}"
+
+
+def _entered_remember(request: HttpRequest, rnd: Round) -> None:
+    key = _entered_key(rnd.game_id)
+    ids = request.session.get(key, [])
+    if rnd.pk not in ids:
+        request.session[key] = [*ids, rnd.pk]
+
+
+def _entered_here(request: HttpRequest, game: Game) -> bool:
+    """Whether this browser entered a round that is on `game`'s sheet now."""
+    ids = request.session.get(_entered_key(game.pk), [])
+    return bool(ids) and Round.objects.filter(game_id=game.pk, pk__in=ids).exists()
+
+
 def link_invalid(request: HttpRequest) -> HttpResponse:
     """The friendly 404 of a revoked or unknown table link."""
     return render(request, "scoring/table_invalid.html", status=404)
@@ -90,9 +118,13 @@ def table_context(
     sheet = selectors.game_table_sheet(game=game, link=link)
     last = sheet.last_round
     settled = game.confirmed_at is not None or sheet.dispute is not None
+    # Closed by the director: frozen for the table, like a confirmed or disputed game.
+    frozen = settled or game.status == Game.Status.CLOSED
     # The entering koppel: the link's, or this phone's while no round fixed it yet.
     enters = bool(koppel) and link.entering_side in ("", koppel)
     can_enter = enters and game.status == Game.Status.OPEN and not game.by_totals and not settled
+    entered = set(request.session.get(_entered_key(game.pk), []))
+    entered_here = any(row.round.pk in entered for row, _label in sheet.lines)
     context: dict[str, Any] = {
         "competition": game.match.matchday.competition,
         "game": game,
@@ -110,11 +142,13 @@ def table_context(
         and link.entering_side == koppel
         and last is not None
         and last.link_id == link.pk
-        and not settled,
+        and not frozen,
         "can_verdict": bool(koppel)
         and game.is_over
         and koppel not in sheet.entering
+        and not entered_here
         and not settled,
+        "entered_here": entered_here,
         "confirmed_side_team": {"a": game.team_a, "b": game.team_b}.get(game.confirmed_side),
         "disputed_by": {"a": game.team_a, "b": game.team_b}.get(
             sheet.dispute.side if sheet.dispute else ""
@@ -155,6 +189,10 @@ def table_response(
     )
     # The page holds the link's secret: not for search engines, nor for shared caches.
     response["X-Robots-Tag"] = "noindex, nofollow"
+    # The URL (the secret) is sent as a referrer to this site only. Not "no-referrer": with
+    # it Chromium sends `Origin: null` on the page's form posts (the language switch too),
+    # which Django's CSRF check refuses ("Origin checking failed - null").
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
@@ -214,6 +252,7 @@ def _table_round(request: HttpRequest, link: GameLink, game: Game, koppel: str) 
             messages.info(request, rule_message(exc))
             return _table_after(request, link)
         return _table_refused(request, link, koppel, exc)
+    _entered_remember(request, rnd)
     messages.success(
         request,
         _("Round %(number)s recorded: %(summary)s")
@@ -259,6 +298,10 @@ def _table_confirm(request: HttpRequest, link: GameLink, game: Game, koppel: str
         return table_response(
             request, link, game, koppel, status=422, action_error=_form_error(form)
         )
+    if _entered_here(request, game):
+        return table_response(
+            request, link, game, koppel, status=422, action_error=str(ENTERED_HERE)
+        )
     try:
         services.table_game_confirm(token=link.token, koppel=koppel, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
@@ -272,6 +315,10 @@ def _table_dispute(request: HttpRequest, link: GameLink, game: Game, koppel: str
     form = TableDisputeForm(request.POST)
     if not form.is_valid():
         return table_response(request, link, game, koppel, status=422, dispute_form=form)
+    if _entered_here(request, game):
+        return table_response(
+            request, link, game, koppel, status=422, action_error=str(ENTERED_HERE)
+        )
     try:
         services.table_game_dispute(
             token=link.token,

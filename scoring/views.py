@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, services
 from scoring.forms import (
@@ -54,8 +55,20 @@ SHEET_TEMPLATE = "scoring/game_sheet.html"
 
 
 def denied(request: HttpRequest, competition: Competition) -> HttpResponse | None:
-    """None when the user may direct `competition`; else the login redirect or a 403 page."""
+    """None when the user may direct `competition`; else the login redirect or a 403 page.
+
+    An htmx request of a logged-out director (a tap on a sheet left open) is sent to the
+    login page as a whole page, back to the page it came from, with a word that nothing
+    was saved: not a login form swapped into the score sheet.
+    """
     if not request.user.is_authenticated:
+        if request.htmx:  # type: ignore[attr-defined]
+            if request.method == "POST":
+                messages.warning(
+                    request, _("Not saved: you were logged out. Log in and enter it again.")
+                )
+            page = request.htmx.current_url_abs_path or request.get_full_path()  # type: ignore[attr-defined]
+            return HttpResponseClientRedirect(redirect_to_login(page).url)
         return redirect_to_login(request.get_full_path())
     if competition.is_directed_by(request.user):
         return None
@@ -88,7 +101,8 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         "lines": lines,
         "last_round": last,
         "seen": seen,
-        "can_close": competition.close_by_director_allowed and playing,
+        # Only once a round is played: closing an unstarted game would record a 0–0 draw.
+        "can_close": competition.close_by_director_allowed and playing and bool(rows),
         "can_reopen": game.status == Game.Status.CLOSED or game.by_totals,
         "can_confirm": (competition.confirmation_required or dispute is not None)
         and game.status != Game.Status.OPEN
@@ -259,6 +273,12 @@ ROUND_GONE = gettext_lazy(
 )
 
 
+CLOSE_UNSTARTED = gettext_lazy(
+    "This game has not started (no rounds yet): it cannot be closed. Enter its rounds, or "
+    "its totals if only the final score is known."
+)
+
+
 def round_summary(rnd: Round, game: Game) -> str:
     """ "kap, 5 points to X" — what a round gave, for the success messages."""
     label = RESULT_LABELS.get(rnd.result, rnd.result)
@@ -305,9 +325,8 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         except RuleViolation as exc:
             if exc.code == "round_already_recorded":
                 return already_done(request, slug, game.pk, rule_message(exc))
-            if exc.code == "sheet_changed":
-                game = game_for(slug, game_id)
-                form = renumbered(form, game)
+            game = game_for(slug, game_id)
+            form = renumbered(form, game)
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
         else:
             messages.success(
@@ -320,9 +339,20 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
 
 
 def renumbered(form: RoundForm, game: Game) -> RoundForm:
-    """`form` with the values entered but the round number the sheet has reached now."""
+    """`form` with the values entered but the round number the sheet has reached now, and
+    the caller whose turn it is now (when the rotation says who).
+
+    A refused round comes back to send again: another screen may have recorded a round
+    meanwhile (the one-tap race), so the caller it carried is no longer in turn. The
+    sheet's heading names the now-expected caller; the select must say the same, or the
+    next "Record" is refused as out of turn.
+    """
     data = cast(QueryDict, form.data).copy()
-    data["number"] = str(game.rounds.count() + 1)
+    rounds = list(game.rounds.order_by("number"))
+    data["number"] = str(len(rounds) + 1)
+    expected = selectors.game_next_caller(game=game, rounds=rounds)
+    if expected is not None and "caller" in form.fields:
+        data["caller"] = str(expected)
     fresh = RoundForm(data, game=game)
     fresh.is_valid()
     return fresh
@@ -363,6 +393,7 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
                 caller_id=form.caller_id,
                 tricks=form.tricks,
                 seen=form.cleaned_data["seen"],
+                user=request.user,
             )
         except RuleViolation as exc:
             if exc.code != "round_changed":
@@ -409,7 +440,7 @@ def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        services.round_delete(round_id=rnd.pk, seen=form.cleaned_data["seen"])
+        services.round_delete(round_id=rnd.pk, seen=form.cleaned_data["seen"], user=request.user)
     except RuleViolation as exc:
         if exc.code == "round_unknown":
             return already_done(request, slug, game.pk, str(ROUND_GONE))
@@ -441,7 +472,7 @@ def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         return sheet_response(request, game, undo_confirm=True)
     try:
         number = services.round_undo(
-            game_id=game.pk, round_id=round_id, seen=form.cleaned_data["seen"]
+            game_id=game.pk, round_id=round_id, seen=form.cleaned_data["seen"], user=request.user
         )
     except RuleViolation as exc:
         if exc.code == "round_unknown" and deleted_round(game, round_id):
@@ -493,13 +524,19 @@ def game_totals(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
 
 @require_POST
 def game_close(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """End the game now, at a time limit (`game_close`)."""
+    """End the game now, at a time limit (`game_close`); refused on a game without rounds."""
     game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
+    competition = game.match.matchday.competition
+    if response := denied(request, competition):
         return response
     form = SeenForm(request.POST)
     if not form.is_valid():
         return form_refused(request, game, form)
+    unstarted = game.status == Game.Status.OPEN and not game.by_totals
+    if competition.close_by_director_allowed and unstarted and not game.rounds.exists():
+        # Closing a game nobody played records a 0–0 draw: a misclick, never a time limit.
+        # (The `seen` token guards the race: a page that showed rounds is refused as stale.)
+        return sheet_response(request, game, status=422, action_error=str(CLOSE_UNSTARTED))
     try:
         closed = services.game_close(game_id=game.pk, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
@@ -521,7 +558,7 @@ def game_reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        services.game_reopen(game_id=game.pk, seen=form.cleaned_data["seen"])
+        services.game_reopen(game_id=game.pk, seen=form.cleaned_data["seen"], user=request.user)
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Game reopened."))
@@ -600,7 +637,13 @@ def director_home(request: HttpRequest) -> HttpResponse:
     directed = selectors.directed_competitions(user=request.user)
     if not directed and not request.user.has_perm("tournaments.direct_every_competition"):
         return redirect("competition_list")
-    tonight = [item for item in directed if item.evening is not None]
+    # Every matchday to run tonight, each on its own card (two speelrondes may share a date);
+    # the first of a competition's cards keeps the id `evening-<slug>`.
+    tonight = [
+        (item.competition, evening, index == 0)
+        for item in directed
+        for index, evening in enumerate(item.evenings)
+    ]
     return render(
         request,
         "scoring/director_home.html",

@@ -991,7 +991,7 @@ class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
     @admin.display(description=_("why this bye"))
     def why(self, bye: Bye) -> str:
         """The schedule's reason in words; a bye given here has none."""
-        return pairing_reason_message(bye.reason) or _("given by hand")
+        return pairing_reason_message(bye.reason) or str(_("given by hand"))
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)

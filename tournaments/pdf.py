@@ -379,13 +379,15 @@ def _draw_sheet(pen: _Pen, sheet: GameSheet) -> None:
         x = left + index * seat_width
         letter = "A" if index % 2 == 0 else "B"
         label = _("Seat %(seat)s · koppel %(letter)s") % {"seat": index + 1, "letter": letter}
-        if sheet.first_caller == index + 1:
-            label += " · " + _("calls first")
         pen.text(x, y - 12, label, size=7.5, width=seat_width - 8)
         if sheet.seats is not None:
             pen.text(x, y - 26, sheet.seats[index], size=10.5, width=seat_width - 8)
         else:
             pen.line(x, y - 28, x + seat_width - 10, y - 28)
+        if sheet.first_caller == index + 1:
+            # On its own line under the name: after the seat label it was clipped in Dutch
+            # ("Plaats 4 · koppel B · roept als ee…"), a quarter of the page is too narrow.
+            pen.text(x, y - 38, _("calls first"), size=7.5, bold=True, width=seat_width - 8)
     y -= 40
     if sheet.first_caller is None:
         pen.text(left, y, _("First caller: seat"), size=9)
@@ -393,7 +395,7 @@ def _draw_sheet(pen: _Pen, sheet: GameSheet) -> None:
         pen.line(start, y - 2, start + 40, y - 2)
         y -= 16
     else:
-        y -= 4
+        y -= 12
 
     # The round grid, to the bottom less the legend and the signatures.
     footer_height = 122

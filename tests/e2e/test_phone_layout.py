@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring import services
@@ -91,3 +92,90 @@ def test_the_game_history_fits_a_phone(browser, live_server):
 
     assert page_width(page) <= PHONE["width"]
     page.context.close()
+
+
+# ---------------------------------------------------------------- the director's pages at 390
+
+NAMES = ("Shanti Lachmon", "Roy Tjon-A-Fat", "Ingrid Soekhoe", "Marcel Wongsodikromo")
+
+
+def evening_with_long_names() -> tuple[Game, User]:
+    """A matchday of four tables with long Surinamese names: one game over, one playing,
+    two not started; and its director."""
+    from tests.factories import MatchFactory, PlayerFactory, TeamEntryFactory, TeamFactory
+
+    first = GameFactory.create(
+        competition__close_by_director_allowed=True, competition__confirmation_required=True
+    )
+    matchday = first.match.matchday
+    matchday.date = timezone.localdate()
+    matchday.save(update_fields=["date"])
+    games = [first]
+    for table in (2, 3, 4):
+        entries = [
+            TeamEntryFactory.create(
+                competition=matchday.competition,
+                team=TeamFactory.create(
+                    player_1=PlayerFactory.create(name=f"{NAMES[(table + n) % 4]} {table}{n}"),
+                    player_2=PlayerFactory.create(name=f"{NAMES[(table + n + 1) % 4]} {n}"),
+                ),
+            )
+            for n in range(2)
+        ]
+        match = MatchFactory.create(matchday=matchday, home=entries[0], away=entries[1])
+        games.append(GameFactory.create(match=match, table=table))
+    for _ in range(4):
+        services.round_record(
+            game_id=first.pk,
+            expected_number=first.rounds.count() + 1,
+            result="kap",
+            side="a",
+        )
+    services.round_record(game_id=games[1].pk, expected_number=1, result="gewone_winst", side="b")
+    director = UserFactory.create()
+    matchday.competition.directors.add(director)
+    return first, director
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "nl-NL"])
+def test_the_director_pages_fit_a_phone(browser, live_server, locale: str):
+    """No director page is wider than a 390 px phone, in English or Dutch (longer), and the
+    matchday's table of matches fits without scrolling sideways (its actions in view)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    game, director = evening_with_long_names()
+    matchday = game.match.matchday
+    slug = matchday.competition.slug
+    day = {"slug": slug, "number": matchday.number}
+    pages = {
+        "matchday-manage": reverse("matchday_manage", kwargs=day),
+        "competition-manage": reverse("competition_manage", kwargs={"slug": slug}),
+        "match-manage": reverse("match_manage", kwargs={"slug": slug, "match_id": game.match_id}),
+        "board": reverse("matchday_board", kwargs=day),
+        "queue": reverse("director_queue", kwargs={"slug": slug}),
+        "director-home": reverse("director_home"),
+    }
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}{reverse('login')}")
+    page.locator("#id_username").fill(director.username)
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_load_state()
+    wide: dict[str, int] = {}
+    for name, url in pages.items():
+        page.goto(f"{live_server.url}{url}")
+        page.screenshot(path=str(ARTIFACTS / f"{name}-phone-{locale}.png"), full_page=True)
+        if page_width(page) > PHONE["width"]:
+            wide[name] = page_width(page)
+    inner = page_width_of(page, live_server, pages["matchday-manage"], ".manage-matches")
+    context.close()
+    assert wide == {}, wide
+    assert inner <= PHONE["width"], f"the matches table is {inner} px wide"
+
+
+def page_width_of(page: Any, live_server: Any, url: str, selector: str) -> int:
+    """The scroll width of `selector` on `url`: wider than the screen, part of it is
+    reached only by scrolling the table sideways."""
+    page.goto(f"{live_server.url}{url}")
+    return int(page.locator(selector).evaluate("element => element.scrollWidth"))

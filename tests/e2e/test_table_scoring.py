@@ -161,3 +161,27 @@ def test_a_revoked_link_and_the_directors_pages(browser, live_server):
     shot(visitor, "table-invalid-phone.png")
     visitor.context.close()
     assert watch.violations == []
+
+
+def test_the_language_switch_works_on_the_table_page(browser, live_server):
+    """The table page's referrer policy must not make Chromium post `Origin: null`: the
+    language switch (and the page's own forms) would fail Django's CSRF check."""
+    game = named_game()
+    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    url = live_server.url + reverse("table_sheet", kwargs={"token": link.token})
+    watch = ConsoleWatch()
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(15_000)
+    watch.attach(page)
+    watch.visit(page, url)
+    before = page.locator("html").get_attribute("lang")
+    switch = page.locator("#language-switch button").first
+    wanted = switch.get_attribute("lang")
+    assert wanted and wanted != before
+    switch.click()
+    expect(page.locator("html")).to_have_attribute("lang", wanted)
+    assert page.url == url
+    page.locator("#koppel-a").click()
+    expect(page.locator("#quick-a")).to_be_visible()
+    assert watch.violations == []
+    page.context.close()

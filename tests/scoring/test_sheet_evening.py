@@ -673,7 +673,9 @@ def test_close_is_offered_and_allowed_only_once_the_game_has_rounds(client):
     game = GameFactory.create(competition__close_by_director_allowed=True)
     directing(client, game)
     response = client.get(sheet_url(game))
-    assert not response.context["can_close"] and 'id="close-button"' not in response.content.decode()
+    assert (
+        not response.context["can_close"] and 'id="close-button"' not in response.content.decode()
+    )
 
     refused = client.post(write_url("game_close", game), {"seen": sheet_token(game)})
 
@@ -712,6 +714,7 @@ def test_every_matchday_dated_today_is_tonights(client):
     for number in (4, 5):
         board = reverse("matchday_board", kwargs={"slug": competition.slug, "number": number})
         assert f'href="{board}"' in html
-        assert f'id="evening-{competition.slug}-{number}"' in html
+    assert f'id="evening-{competition.slug}"' in html  # the first card, as before
+    assert f'id="evening-{competition.slug}-5"' in html
     assert f'href="{sheet_url(playing)}"' in html
     assert "Matchday 6" not in html

@@ -282,6 +282,34 @@ def test_undo_refuses_a_confirmed_or_disputed_game(game):
     )
 
 
+def test_a_game_the_director_closed_is_frozen_for_the_table(client):
+    """After the director's "close the game" the table's undo button is gone, and an undo
+    sent anyway (a page left open) is refused: round after round could be undone."""
+    game = GameFactory.create(competition__close_by_director_allowed=True)
+    link = link_of(game)
+    post(client, link, action="koppel", koppel="a")
+    enter(link)
+    last = enter(link)
+    assert b'id="table-undo"' in client.get(table_url(link)).content
+    services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    seen = game_token_now(game_id=game.pk)
+
+    assert b'id="table-undo"' not in client.get(table_url(link)).content
+    refused(
+        "game_closed_by_director",
+        table_round_undo,
+        token=link.token,
+        koppel="a",
+        round_id=last.pk,
+        seen=seen,
+    )
+    response = post(client, link, action="undo", round=last.pk, seen=seen)
+    assert response.status_code == 422
+    assert b"The director closed this game" in response.content
+    game.refresh_from_db()
+    assert game.rounds.count() == 2 and game.status == Game.Status.CLOSED
+
+
 # ---------------------------------------------------------------- confirm and dispute
 
 
@@ -446,10 +474,10 @@ def test_a_dispute_corrected_on_the_sheet_confirms_the_corrected_result(confirmi
     _link, dispute = disputed(confirming)
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_correct(round_id=last.pk, result="kap", side="b", seen=last.token)
-    services.round_record(game_id=confirming.pk, expected_number=5, result="baunie", side="a")
+    # Round 4 was a baunie, not a kap: the game stays over, the dispute stays open.
+    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     confirming.refresh_from_db()
-    assert (confirming.score_a, confirming.score_b, confirming.status) == (30, 5, "finished")
+    assert (confirming.score_a, confirming.score_b, confirming.status) == (30, 0, "finished")
 
     queue = selectors.director_queue(
         competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
@@ -463,22 +491,57 @@ def test_a_dispute_corrected_on_the_sheet_confirms_the_corrected_result(confirmi
     assert dispute.resolution == "corrected" and confirming.confirmed_at is not None
 
 
-def test_a_correction_that_leaves_the_game_open_cannot_be_confirmed(confirming):
-    _link, dispute = disputed(confirming)
+@pytest.mark.parametrize("write", ["correct", "delete", "undo"])
+def test_a_correction_that_leaves_the_game_open_lets_the_table_play_on(confirming, write):
+    """Not a dead end: the director's correction reopens the game, so it decides the
+    dispute (corrected, by that director); the table plays on and the other koppel
+    confirms the result at the end, as usual."""
+    link, dispute = disputed(confirming)
+    director = UserFactory.create()
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_delete(round_id=last.pk, seen=last.token)
-    seen = game_token_now(game_id=confirming.pk)
-    refused(
-        "game_not_over",
-        game_dispute_resolve,
-        dispute_id=dispute.pk,
-        resolution="corrected",
-        user=None,
-        seen=seen,
-    )
+    if write == "correct":
+        services.round_correct(
+            round_id=last.pk, result="kap", side="b", seen=last.token, user=director
+        )
+    elif write == "delete":
+        services.round_delete(round_id=last.pk, seen=last.token, user=director)
+    else:
+        seen = game_token_now(game_id=confirming.pk)
+        services.round_undo(game_id=confirming.pk, round_id=last.pk, seen=seen, user=director)
+
     dispute.refresh_from_db()
-    assert dispute.resolved_at is None
+    confirming.refresh_from_db()
+    assert (dispute.resolution, dispute.resolved_by) == ("corrected", director)
+    assert confirming.status == "open" and confirming.confirmed_at is None
+    assert not selectors.director_queue(
+        competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
+    ).disputes
+    while Game.objects.get(pk=confirming.pk).status == "open":
+        enter(link, "a")
+    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+    confirming.refresh_from_db()
+    assert confirming.confirmed_side == "b"
+    # The history keeps the dispute as raised, and its resolution.
+    assert [h.resolution for h in dispute.history.order_by("history_date")] == ["", "corrected"]
+
+
+def test_reopening_a_disputed_closed_game_decides_the_dispute():
+    game = GameFactory.create(
+        competition=CompetitionFactory.create(
+            confirmation_required=True, close_by_director_allowed=True
+        )
+    )
+    link = link_of(game)
+    enter(link)
+    services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    seen = game_token_now(game_id=game.pk)
+    dispute = table_game_dispute(token=link.token, koppel="b", comment="Not closed", seen=seen)
+    director = UserFactory.create()
+    services.game_reopen(game_id=game.pk, seen=seen, user=director)
+    dispute.refresh_from_db()
+    assert (dispute.resolution, dispute.resolved_by) == ("corrected", director)
+    enter(link)  # the table plays on
 
 
 def test_a_dispute_rejected_sends_the_game_back_to_the_table(confirming):
@@ -508,7 +571,7 @@ def test_a_dispute_of_a_changed_result_is_not_decided_unseen(confirming):
     seen = game_token_now(game_id=confirming.pk)
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_correct(round_id=last.pk, result="kap", side="b", seen=last.token)
+    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     refused(
         "game_changed_meanwhile",
         game_dispute_resolve,
@@ -687,6 +750,36 @@ def test_the_anonymous_table_flow(client, confirming):
     assert b"Result confirmed by" in other.get(url).content
 
 
+def test_the_phone_that_entered_the_rounds_cannot_confirm_them(client, confirming):
+    """ "Not you?", the other koppel chosen, then confirm: refused on the phone that
+    entered the rounds (the session remembers); the opponents' own phone confirms."""
+    link = link_of(confirming)
+    post(client, link, action="koppel", koppel="a")
+    for number in range(1, 5):
+        post(client, link, action="round", number=number, result="kap", side="a")
+    assert confirming.rounds.count() == 4
+    post(client, link, action="forget")
+    post(client, link, action="koppel", koppel="b")
+    page = client.get(table_url(link))
+    assert b'id="table-confirm"' not in page.content
+    assert b"This phone entered the rounds" in page.content
+    seen = game_token_now(game_id=confirming.pk)
+
+    response = post(client, link, action="confirm", seen=seen)
+    assert response.status_code == 422
+    assert b"This phone entered the rounds" in response.content
+    response = post(client, link, action="dispute", seen=seen, comment="All wrong")
+    assert response.status_code == 422
+    confirming.refresh_from_db()
+    assert confirming.confirmed_at is None and not confirming.disputes.exists()
+
+    other = Client()
+    post(other, link, action="koppel", koppel="b")
+    assert post(other, link, action="confirm", seen=seen).status_code == 302
+    confirming.refresh_from_db()
+    assert confirming.confirmed_side == "b"
+
+
 def test_the_caller_whose_turn_it_is_comes_preselected(client, game):
     link = link_of(game)
     Game.objects.filter(pk=game.pk).update(first_caller=2)
@@ -768,6 +861,14 @@ def test_a_revoked_or_unknown_link_is_a_friendly_404(client, game, revoked, capl
     # The secret is kept out of the server's log.
     assert token not in caplog.text
     assert "/t/…" in caplog.text
+
+
+def test_the_table_page_sends_its_referrer_to_this_site_only(client, game):
+    """`same-origin`, not `no-referrer`: with that one Chromium posts `Origin: null`, and
+    the CSRF check refuses the page's forms and the language switch."""
+    response = client.get(table_url(link_of(game)))
+    assert response["Referrer-Policy"] == "same-origin"
+    assert b"no-referrer" not in response.content
 
 
 def test_the_table_page_keeps_csrf_on(game):
@@ -946,8 +1047,7 @@ def test_confirming_on_the_sheet_after_a_correction_marks_the_dispute_corrected(
     _link, dispute = disputed(confirming)
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_correct(round_id=last.pk, result="kap", side="b", seen=last.token)
-    services.round_record(game_id=confirming.pk, expected_number=5, result="baunie", side="a")
+    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     game_confirm(game_id=confirming.pk, user=None, seen=game_token_now(game_id=confirming.pk))
 
     dispute.refresh_from_db()
@@ -965,3 +1065,45 @@ def test_the_sheet_shows_an_open_dispute_and_its_comment(client, confirming):
     html = sheet.content.decode()
     assert "disputed-badge" in html and "awaiting-badge" not in html
     assert "Round 4 was ours" in html and 'id="confirm-button"' in html
+
+
+# ---------------------------------------------------------------- the game's history
+
+
+def test_the_history_says_what_the_table_did_and_shows_the_dispute(client, confirming):
+    """Rounds entered and a confirmation through the link say "at the table" and the
+    koppel, not "no user"; the dispute (with its comment) and its decision are events."""
+    from tests.scoring.test_history_pages import acting, lines_of
+
+    for team, name in ((confirming.team_a, "Kampoe"), (confirming.team_b, "Toppers")):
+        team.name = name
+        team.save()
+    link, _dispute = disputed(confirming)
+    director = UserFactory.create(first_name="Dina", last_name="Director")
+    confirming.match.matchday.competition.directors.add(director)
+    last = confirming.rounds.order_by("number").last()
+    assert last is not None
+    with acting(director):
+        services.round_correct(
+            round_id=last.pk, result="kap", side="b", seen=last.token, user=director
+        )
+    while Game.objects.get(pk=confirming.pk).status == "open":
+        enter(link, "a")
+    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+
+    client.force_login(director)
+    slug = confirming.match.matchday.competition.slug
+    response = client.get(reverse("game_history", kwargs={"slug": slug, "game_id": confirming.pk}))
+    lines = lines_of(response)
+    # Only the factory's "Game created" had no user.
+    assert [line for line in lines if "no user" in line and "Game created" not in line] == []
+    added = [line for line in lines if "Round 1 added" in line]
+    assert added and "at the table (Kampoe, through the game's link)" in added[0]
+    [raised] = [line for line in lines if "Result disputed by Toppers" in line]
+    assert "comment: Round 4 was ours" in raised and "at the table (Toppers" in raised
+    [decided] = [line for line in lines if "Dispute of Toppers decided" in line]
+    assert "Corrected by the director" in decided and "Dina Director" in decided
+    [confirmed] = [line for line in lines if "Result confirmed" in line]
+    assert "at the table (Toppers, through the game's link)" in confirmed
+    order = [lines.index(line) for line in (confirmed, decided, raised, added[-1])]
+    assert order == sorted(order)  # newest first

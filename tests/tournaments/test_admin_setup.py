@@ -472,9 +472,7 @@ def test_switching_confirmation_on_mid_season_keeps_the_games_played_so_far(admi
     played = GameFactory.create()
     competition = played.match.matchday.competition
     for number in range(1, 3):
-        services.round_record(
-            game_id=played.pk, expected_number=number, result="baunie", side="a"
-        )
+        services.round_record(game_id=played.pk, expected_number=number, result="baunie", side="a")
     in_play = GameFactory.create(match__matchday=played.match.matchday)
     services.round_record(game_id=in_play.pk, expected_number=1, result="kap", side="a")
 

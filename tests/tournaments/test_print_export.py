@@ -167,7 +167,8 @@ def test_a_game_sheet_shows_the_game_on_one_a4_page(
         "Target: 20 points",
         "Kampoe Ñ",  # koppel A's own name, its players under it
         f"{NAMES[0]} & {NAMES[1]}",
-        "Seat 2 · koppel B · calls first",
+        "Seat 2 · koppel B",
+        "calls first",
         "Caller",
         "Result",
         "Total B",
@@ -329,6 +330,11 @@ def test_the_sheet_speaks_dutch_by_default(
     [page] = pages(sheet_pdf(client, evening.seated))
     assert "vrijdag 2 oktober 2026" in page.text
     assert "Table 3" not in page.text
+    # Every seat label whole in Dutch (the longer words), nothing clipped with "…".
+    for seat, letter in ((1, "A"), (2, "B"), (3, "A"), (4, "B")):
+        assert f"Plaats {seat} · koppel {letter}" in page.text
+    assert "roept als eerste" in page.text
+    assert "…" not in page.text
 
 
 def test_long_names_wrap_onto_a_second_line_and_a_long_game_continues_on_the_back() -> None:
