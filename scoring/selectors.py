@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections import Counter, defaultdict
@@ -1735,6 +1736,30 @@ class MatchdayBoard:
     @property
     def tables(self) -> list[BoardTable]:
         return [table for match in self.matches for table in match.tables]
+
+
+def board_version(board: MatchdayBoard, *, minute: datetime) -> str:
+    """A short hash of what the board shows: every table's state, score, rounds, last
+    round and link, the byes, and `minute` (the "n minutes ago" texts change with it).
+
+    The board's poll sends it back: an unchanged board answers 204 (nothing sent, nothing
+    swapped) instead of the whole board again, which at league size is 620 KB a poll.
+    """
+    tables = [
+        (
+            t.match.pk,
+            t.game.pk if t.game is not None else None,
+            str(t.state),
+            t.score_home,
+            t.score_away,
+            t.rounds,
+            t.last_round_at.isoformat() if t.last_round_at else "",
+            t.linked,
+        )
+        for t in board.tables
+    ]
+    shown = (tables, [bye.pk for bye in board.byes], minute.strftime("%Y%m%d%H%M"))
+    return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
 def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:

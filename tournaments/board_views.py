@@ -78,6 +78,9 @@ def matchday_board(request: HttpRequest, slug: str, number: int) -> HttpResponse
         return response
     board = selectors.matchday_board(matchday=matchday)
     now = timezone.localtime()
+    version = selectors.board_version(board, minute=now)
+    if request.htmx and request.GET.get("v") == version:  # type: ignore[attr-defined]
+        return HttpResponse(status=204)  # the poll's board is still what it shows
     state = request.GET.get("state", "")
     notice = ""
     if state and state not in selectors.TABLE_GROUPS:
@@ -97,8 +100,16 @@ def matchday_board(request: HttpRequest, slug: str, number: int) -> HttpResponse
         "quiet_since": now - timedelta(minutes=BOARD_QUIET_MINUTES),
         "just_now": now - timedelta(minutes=1),
         "confirming": competition.confirmation_required,
+        "poll_url": _with_version(request, version),
     }
     return render_page(request, "tournaments/board.html", context, partial="board")
+
+
+def _with_version(request: HttpRequest, version: str) -> str:
+    """This page's URL (its filters kept) with `v=version`: what the next poll sends."""
+    query = request.GET.copy()
+    query["v"] = version
+    return f"{request.path}?{query.urlencode()}"
 
 
 def _display_matchday(competition: Competition, asked: str) -> tuple[Matchday | None, str]:

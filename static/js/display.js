@@ -51,6 +51,12 @@
       liveStatus(true);
     }
   });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // 204: the board is as shown (nothing to swap), and the connection works again.
+    if (fromLive(event) && event.detail.xhr && event.detail.xhr.status === 204) {
+      liveStatus(false);
+    }
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (event.target && event.target.matches && event.target.matches("[data-live]")) {
       liveStatus(false);

@@ -367,8 +367,41 @@ def test_the_board_poll_answers_with_the_board_only(client, evening, director):
     assert "<html" not in partial and "breadcrumb" not in partial
     assert partial.lstrip().startswith('<div id="board"')
     assert 'hx-trigger="every 5s"' in partial
-    assert 'hx-get="' + board_url(evening, state="playing") + '"' in partial
+    assert 'hx-get="' + board_url(evening, state="playing") + "&amp;v=" in partial
     assert states_shown(partial) == {2: "playing"}
+
+
+def test_an_unchanged_board_answers_its_poll_with_nothing(client, evening, director, monkeypatch):
+    """The poll sends back the version of the board it shows: unchanged, the answer is a
+    204 (nothing sent, nothing swapped; 620 KB a poll saved at 500 tables); a round saved
+    meanwhile, and the whole board comes back with the new score."""
+    import datetime
+    import re
+
+    from scoring import selectors
+
+    versioned = selectors.board_version
+    minute = datetime.datetime(2026, 10, 2, 20, 15, tzinfo=datetime.UTC)  # no minute turns
+    monkeypatch.setattr(
+        selectors,
+        "board_version",
+        lambda board, **_: versioned(board, minute=minute),
+    )
+    client.force_login(director)
+    page = client.get(board_url(evening)).content.decode()
+    poll = re.search(r'hx-get="([^"]+)"', page)
+    assert poll is not None
+    url = poll.group(1).replace("&amp;", "&")
+    assert "v=" in url
+
+    assert client.get(url, **HTMX).status_code == 204
+    assert client.get(url).status_code == 200  # a whole page (not a poll) is always sent
+
+    playing = evening.games[2]
+    services.round_record(game_id=playing.pk, expected_number=2, result="kap", side="b")
+    fresh = client.get(url, **HTMX)
+    assert fresh.status_code == 200
+    assert fresh.content.decode().lstrip().startswith('<div id="board"')
 
 
 def test_the_board_takes_only_get(client, evening, director):
