@@ -79,6 +79,11 @@ def _messages() -> dict[str, str]:
             "sent twice): the game has more rounds now than this form knew. Check the sheet "
             "below and enter the round again only if it is really a new one."
         ),
+        "sheet_rounds_removed": _(
+            "This form was for round %(number)s, but the game has %(recorded)s rounds now: "
+            "rounds were undone or deleted meanwhile (from another screen). Check the sheet "
+            "below and enter the round again if it is still needed."
+        ),
         "round_changed": _(
             "This round was changed meanwhile (from another screen). Nothing was "
             "overwritten or deleted: here is what it says now; try again if still needed."

@@ -421,7 +421,8 @@ def round_record(
 
     Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
     (param number: that round is stored already, exactly like this: a form sent twice),
-    `sheet_changed` (params number, recorded), `game_too_many_rounds` (params limit, rounds:
+    `sheet_changed` (params number, recorded), `sheet_rounds_removed` (the same params: the
+    form is for a later round than the next), `game_too_many_rounds` (params limit, rounds:
     the game has `MAX_ROUNDS_PER_GAME` already), `result_unknown`, `seats_required`,
     `caller_not_at_table`, and every engine violation for this round (`round` = its number).
     """
@@ -439,6 +440,11 @@ def round_record(
             tricks=tricks,
         ):
             raise RuleViolation("round_already_recorded", number=expected_number)
+        if expected_number > number:
+            # A form from before rounds were undone or deleted elsewhere (or sent by hand).
+            raise RuleViolation(
+                "sheet_rounds_removed", number=expected_number, recorded=len(rounds)
+            )
         raise RuleViolation("sheet_changed", number=expected_number, recorded=len(rounds))
     if number > MAX_ROUNDS_PER_GAME:
         raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=number)

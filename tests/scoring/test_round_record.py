@@ -370,3 +370,25 @@ def test_game_rounds_load_refuses_more_rounds_than_a_game_can_hold_and_saves_non
     assert caught.value.code == "game_too_many_rounds"
     assert "200" in rule_message(caught.value)
     assert not Round.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    ("expected", "code", "words"),
+    [
+        (1, "sheet_changed", "Round 1 was recorded meanwhile"),
+        (5, "sheet_rounds_removed", "This form was for round 5, but the game has 2 rounds now"),
+    ],
+)
+def test_a_form_for_another_round_than_the_next_says_which_way_the_sheet_moved(
+    game, expected, code, words
+):
+    """A form made before rounds were added elsewhere says so; one made for a later round
+    than the next (rounds undone or deleted elsewhere, or a hand-made form) does not claim
+    that its round "was recorded meanwhile": no such round exists."""
+    for number, result in ((1, "kap"), (2, "gewone_winst")):
+        round_record(game_id=game.pk, expected_number=number, result=result, side="a")
+    with pytest.raises(RuleViolation) as refused:
+        round_record(game_id=game.pk, expected_number=expected, result="baunie", side="b")
+    assert refused.value.code == code
+    assert rule_message(refused.value).startswith(words)
+    assert Round.objects.filter(game=game).count() == 2
