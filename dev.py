@@ -3,6 +3,7 @@
 
     python3 dev.py run [--addr HOST:PORT]   set up, load the real data, run the dev server
     python3 dev.py test [PYTEST ARGS...]    run the test suite (SQLite unless DATABASE_URL is set)
+    python3 dev.py test --fast [ARGS...]    the same without the slow tests (FAST_SKIPS markers)
     python3 dev.py check                    ruff format --check, ruff check, mypy, hadolint
     python3 dev.py worker                   run a Celery worker (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
@@ -49,6 +50,9 @@ DEMO_LOGIN = ("director", "director")
 ENV_FILE = ROOT / ".env"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
+# The pytest markers `test --fast` leaves out: browser, real Celery worker, pg_dump round
+# trips, the README commands run in a clone (pyproject.toml says what each means). CI runs all.
+FAST_SKIPS = ("e2e", "worker", "backup", "slow")
 
 
 def say(message: str) -> None:
@@ -225,9 +229,25 @@ def cmd_run(addr: str) -> int:
     return call([venv_exe("python"), "manage.py", "runserver", addr], env=env)
 
 
-def cmd_test(pytest_args: Sequence[str]) -> int:
-    """Run pytest with the given extra arguments and return its exit code."""
-    return call([venv_exe("python"), "-m", "pytest", *pytest_args])
+def pytest_args(extra: Sequence[str], *, fast: bool) -> list[str]:
+    """The arguments for `python -m pytest`: `extra` as given, and with `fast` a `-m` that
+    deselects the FAST_SKIPS markers. A `-m EXPR` of the caller's is kept, joined with
+    `and` (pytest would use only the last `-m`, dropping either the caller's or ours)."""
+    args = list(extra)
+    if not fast:
+        return args
+    skip = " and ".join(f"not {marker}" for marker in FAST_SKIPS)
+    if "-m" in args[:-1]:
+        at = args.index("-m") + 1
+        args[at] = f"({args[at]}) and {skip}"
+        return args
+    return ["-m", skip, *args]
+
+
+def cmd_test(extra: Sequence[str], *, fast: bool = False) -> int:
+    """Run pytest with the given extra arguments (less the slow tests if `fast`) and return
+    its exit code."""
+    return call([venv_exe("python"), "-m", "pytest", *pytest_args(extra, fast=fast)])
 
 
 def cmd_bench(bench_args: Sequence[str]) -> int:
@@ -278,7 +298,14 @@ def main(argv: Sequence[str]) -> int:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = commands.add_parser("run", help="set up, load the real data and run the dev server")
     run.add_argument("--addr", default=DEFAULT_ADDR, help=f"HOST:PORT (default {DEFAULT_ADDR})")
-    commands.add_parser("test", help="run the tests; extra arguments go to pytest")
+    test = commands.add_parser(
+        "test", allow_abbrev=False, help="run the tests; extra arguments go to pytest"
+    )
+    test.add_argument(
+        "--fast",
+        action="store_true",
+        help=f"leave out the slow tests (markers {', '.join(FAST_SKIPS)}); CI runs them all",
+    )
     commands.add_parser(
         "bench", add_help=False, help="run the benchmarks; arguments go to python -m benchmarks"
     )
@@ -294,7 +321,7 @@ def main(argv: Sequence[str]) -> int:
     if args.command == "run":
         return cmd_run(args.addr)
     if args.command == "test":
-        return cmd_test(extra)
+        return cmd_test(extra, fast=args.fast)
     if args.command == "bench":
         return cmd_bench(extra)
     if args.command == "check":

@@ -261,6 +261,7 @@ def manage(clone: Path, *args: str) -> str:
 # ---------------------------------------------------------------- the tests
 
 
+@pytest.mark.slow
 def test_dev_py_run_serves_a_fresh_clone_without_debug(first_run, clone):
     assert "troefclub runs at http://127.0.0.1:" in first_run.output
     assert list(first_run.printed_urls.values()) == [200]
@@ -279,6 +280,7 @@ def test_dev_py_run_serves_a_fresh_clone_without_debug(first_run, clone):
     assert "DEBUG" not in settings
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS, ids=str)
 def test_readme_command_works_as_written_after_dev_py_run(first_run, clone, command):
     args = list(command.args)
@@ -329,6 +331,7 @@ def test_every_readme_section_has_its_commands_here():
     assert sorted(modules) == ["benchmarks", "benchmarks.pairing"]
 
 
+@pytest.mark.slow
 def test_a_second_dev_py_run_keeps_what_was_entered_since(first_run, clone):
     manage(
         clone,
