@@ -1356,11 +1356,30 @@ def _game_send_back(game: Game, rounds: Sequence[Round]) -> None:
     _game_refresh_on_commit(game, status_before)
 
 
-def _dispute_resolved(dispute: GameDispute, resolution: str, user: Any) -> None:
-    dispute.resolved_at = timezone.now()
+def _dispute_resolved(
+    dispute: GameDispute, resolution: str, user: Any, at: datetime | None = None
+) -> None:
+    dispute.resolved_at = at or timezone.now()
     dispute.resolution = resolution
     dispute.resolved_by = user if getattr(user, "is_authenticated", False) else None
     dispute.save(update_fields=["resolved_at", "resolution", "resolved_by"])
+
+
+def game_dispute_settle_confirmed(game: Game) -> None:
+    """Decide the open dispute of locked `game`, just confirmed by a director on the score
+    sheet (its `confirmed_at`/`confirmed_by` set): "corrected" when rounds or the result
+    changed after the dispute was raised, else "accepted". No dispute: nothing to do."""
+    dispute = _dispute_open(game)
+    if dispute is None:
+        return
+    changed = (
+        Round.history.filter(game_id=game.pk, history_date__gt=dispute.raised_at).exists()
+        or game.history.filter(
+            history_date__gt=dispute.raised_at, history_date__lt=game.confirmed_at
+        ).exists()
+    )
+    resolution = GameDispute.Resolution.CORRECTED if changed else GameDispute.Resolution.ACCEPTED
+    _dispute_resolved(dispute, resolution, game.confirmed_by, at=game.confirmed_at)
 
 
 def _dispute_corrected_if_open(game: Game, user: Any) -> None:

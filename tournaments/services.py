@@ -19,9 +19,13 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors as scoring_selectors
-from scoring.models import Game, GameDispute, Round
+from scoring.models import Game
 from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
-from scoring.services import standings_refresh_on_commit, trigger_violations
+from scoring.services import (
+    game_dispute_settle_confirmed,
+    standings_refresh_on_commit,
+    trigger_violations,
+)
 from scoring.tokens import (
     deductions_token,
     deductions_token_newest,
@@ -1094,20 +1098,7 @@ def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
     game_confirmed_set(game, user=user, at=timezone.now())
     game.confirmed_side = ""
     game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
-    dispute = game.disputes.select_for_update().filter(resolved_at__isnull=True).first()
-    if dispute is not None:
-        changed = (
-            Round.history.filter(game_id=game.pk, history_date__gt=dispute.raised_at).exists()
-            or game.history.filter(
-                history_date__gt=dispute.raised_at, history_date__lt=game.confirmed_at
-            ).exists()
-        )
-        dispute.resolution = (
-            GameDispute.Resolution.CORRECTED if changed else GameDispute.Resolution.ACCEPTED
-        )
-        dispute.resolved_at = game.confirmed_at
-        dispute.resolved_by = game.confirmed_by
-        dispute.save(update_fields=["resolution", "resolved_at", "resolved_by"])
+    game_dispute_settle_confirmed(game)
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
