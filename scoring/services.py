@@ -84,6 +84,12 @@ def trigger_violations(service: Callable[P, R]) -> Callable[P, R]:
     return guarded
 
 
+def acting_user(user: Any) -> Any:
+    """The user to store as who did a write: `user` when logged in, else None (a table's
+    phone, an import, a command or an anonymous request)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 def _game_locked(game_id: int) -> Game:
     # One writer per game: two phones at one table can't both add round 6, and a correction
     # can't interleave with a new round. `of=("self",)` keeps the competition row unlocked so
@@ -357,7 +363,7 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
     if game.rounds.exists():
         raise RuleViolation("game_has_rounds")
     played = game_rounds_replay(game, rounds)
-    recorded_by = user if getattr(user, "is_authenticated", False) else None
+    recorded_by = acting_user(user)
     # With history, like every other write: the audit trail must show imported rounds too.
     bulk_create_with_history(
         [
@@ -466,7 +472,7 @@ def round_record(
         tricks_b=tricks[1] if tricks else None,
         points_a=step.points.a,
         points_b=step.points.b,
-        recorded_by=user if getattr(user, "is_authenticated", False) else None,
+        recorded_by=acting_user(user),
         link=link,
     )
     status_before = game.status
@@ -1361,7 +1367,7 @@ def _dispute_resolved(
 ) -> None:
     dispute.resolved_at = at or timezone.now()
     dispute.resolution = resolution
-    dispute.resolved_by = user if getattr(user, "is_authenticated", False) else None
+    dispute.resolved_by = acting_user(user)
     dispute.save(update_fields=["resolved_at", "resolution", "resolved_by"])
 
 
@@ -1514,7 +1520,7 @@ def games_accept_all(
         chosen,
         Game,
         ["confirmed_at", "confirmed_by", "confirmed_side"],
-        default_user=user if getattr(user, "is_authenticated", False) else None,
+        default_user=acting_user(user),
     )
     standings_refresh_on_commit(competition_id)
     return [game.pk for game in chosen]

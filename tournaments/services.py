@@ -22,6 +22,7 @@ from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
 from scoring.services import (
+    acting_user,
     game_dispute_settle_confirmed,
     standings_refresh_on_commit,
     trigger_violations,
@@ -1112,4 +1113,4 @@ def game_confirmed_set(game: Game, *, user: Any, at: datetime.datetime) -> None:
     if game.status == Game.Status.OPEN:
         raise RuleViolation("game_not_over")
     game.confirmed_at = at
-    game.confirmed_by = user if getattr(user, "is_authenticated", False) else None
+    game.confirmed_by = acting_user(user)
