@@ -137,6 +137,9 @@ def _messages() -> dict[str, str]:
             "Matchday %(number)s has results already (rounds, totals, a forfeit or a "
             "deduction on one of its matches): only a matchday without results can be deleted."
         ),
+        "bye_counts": _(
+            "Matchday %(number)s is played: its bye counts in the standings and stays."
+        ),
         "correction_ends_game": _(
             "With this change the game is over after round %(ends_at)s, but it has "
             "%(rounds)s rounds: delete the rounds after it first, or correct it differently."

@@ -6,13 +6,13 @@ import hashlib
 import logging
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
 from itertools import groupby
 from operator import itemgetter
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from django.db import connections
 from django.db.models import (
@@ -36,27 +36,37 @@ from django.db.models.functions import Coalesce, Concat, Lower, NullIf
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.engine_inputs import game_round_inputs
 from scoring.messages import RESULT_LABELS, pairing_reason_message
 from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
     ByeOutcome,
+    Forfeit,
     MatchOutcome,
+    MatchResult,
     Points,
     Replay,
     Result,
-    RoundInput,
     RuleSet,
     RuleViolation,
-    Side,
     StandingRow,
     check_game_totals,
     compute_standings,
     found_at_bye,
-    game_players_check,
+    game_seating_check,
+    koppel_club,
     matchday_places_violations,
     pairs_match_games_violations,
     replay,
     sitting_koppels_violations,
+)
+from scoring.rules.eligibility import (
+    FieldedKoppel,
+    IneligiblePenalty,
+    eligibility_applies,
+    ineligible_forfeit,
+    ineligible_penalties,
+    ineligible_players,
 )
 from scoring.rules.standings import OutcomeRow
 from tournaments.models import (
@@ -179,7 +189,8 @@ def _entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
     }
 
 
-class MatchScore(NamedTuple):
+@dataclass(slots=True, kw_only=True)
+class MatchScore:
     """A match's score so far: game points summed over its games, home and away.
 
     `*_kaps` / `*_baunies` count rounds won as kap (or kap_partner) / baunie per side;
@@ -187,8 +198,9 @@ class MatchScore(NamedTuple):
     games still waiting for confirmation (when the competition asks for it). `forfeit` is
     the side that forfeited ("home", "away", "both") or "", `forfeit_reason` why.
 
-    A NamedTuple rather than a frozen dataclass: as immutable, and made ten times faster
-    (7,500 of them for a 1,000-koppel league's standings; issue 7).
+    Made by keyword and read by name. Not frozen: a frozen dataclass takes over twice as
+    long to make, and a 1,000-koppel league's standings make 7,500 of them (issue 7);
+    nothing changes one once made.
     """
 
     home_id: int
@@ -231,7 +243,13 @@ def forfeit_score(competition: Competition, forfeit: str) -> tuple[int, int]:
     """Game points (home, away) of a match forfeited by `forfeit` ("home", "away", "both"):
     the competition's forfeit score to the winner and to the side that forfeits."""
     win, lose = competition.forfeit_score_for, competition.forfeit_score_against
-    return {"home": (lose, win), "away": (win, lose), "both": (lose, lose)}[forfeit]
+    # Keyed by `str`: a stored forfeit (`MatchScore.forfeit`) finds its `Forfeit`.
+    scores: dict[str, tuple[int, int]] = {
+        Forfeit.HOME: (lose, win),
+        Forfeit.AWAY: (win, lose),
+        Forfeit.BOTH: (lose, lose),
+    }
+    return scores[forfeit]
 
 
 def competition_match_scores(
@@ -257,7 +275,7 @@ def competition_match_scores(
         wanted = list(match_ids)
         match_filter &= Q(pk__in=wanted)
         game_filter &= Q(match_id__in=wanted)
-    sums: dict[int, list[int]] = defaultdict(lambda: [0] * 9)
+    sums: dict[int, _GameSums] = defaultdict(_GameSums)
     # Unordered: sums don't care, and Game's default order joins match, matchday and
     # competition only to sort (issue 7: most of a matchday page's query time).
     games = (
@@ -277,57 +295,89 @@ def competition_match_scores(
         )
     )
     confirming = competition.confirmation_required
-    for match_id, a_is_home, status, confirmed_at, *per_team in games:
-        row = sums[match_id]
-        # per_team is (score, kaps, baunies) for a then b, interleaved: a, b, a, b, a, b.
-        pairs = list(zip(per_team[0::2], per_team[1::2], strict=True))
-        for index, (value_a, value_b) in enumerate(pairs):
-            home, away = (value_a, value_b) if a_is_home else (value_b, value_a)
-            row[2 * index] += home
-            row[2 * index + 1] += away
-        row[6] += 1
-        row[7] += status == Game.Status.OPEN
-        row[8] += confirming and status != Game.Status.OPEN and confirmed_at is None
+    for (
+        match_id, a_is_home, status, confirmed_at,
+        score_a, score_b, kaps_a, kaps_b, baunies_a, baunies_b,
+    ) in games:  # fmt: skip
+        sums[match_id].add(
+            a_is_home=a_is_home,
+            points=(score_a, score_b),
+            kaps=(kaps_a, kaps_b),
+            baunies=(baunies_a, baunies_b),
+            open_game=status == Game.Status.OPEN,
+            awaiting=confirming and status != Game.Status.OPEN and confirmed_at is None,
+        )
     scores: dict[int, MatchScore] = {}
     matches = Match.objects.filter(match_filter).values_list(
         "pk", "home_id", "away_id", "total_home", "total_away", "forfeit", "forfeit_reason"
     )
     for pk, home_id, away_id, total_home, total_away, forfeit, forfeit_reason in matches:
-        (
-            home,
-            away,
-            home_kaps,
-            away_kaps,
-            home_baunies,
-            away_baunies,
-            count,
-            open_count,
-            awaiting,
-        ) = sums[pk]
+        if not forfeit and total_home is not None and total_away is not None:
+            scores[pk] = MatchScore(
+                home_id=home_id, away_id=away_id, home=total_home, away=total_away, reported=True
+            )
+            continue
+        summed = sums[pk]
+        home, away = summed.home, summed.away
+        open_games, awaiting = summed.open_games, summed.awaiting
         if forfeit:
             # Whatever was (or wasn't) played, a forfeited match is decided: nothing is open.
             home, away = forfeit_score(competition, forfeit)
-            open_count = awaiting = 0
-        elif total_home is not None and total_away is not None:
-            scores[pk] = MatchScore(home_id, away_id, total_home, total_away, reported=True)
-            continue
+            open_games = awaiting = 0
         scores[pk] = MatchScore(
-            home_id,
-            away_id,
-            home,
-            away,
-            count,
-            open_count,
-            False,
-            home_kaps,
-            away_kaps,
-            home_baunies,
-            away_baunies,
-            awaiting,
-            forfeit,
-            forfeit_reason if forfeit else "",
+            home_id=home_id,
+            away_id=away_id,
+            home=home,
+            away=away,
+            games=summed.games,
+            open_games=open_games,
+            home_kaps=summed.home_kaps,
+            away_kaps=summed.away_kaps,
+            home_baunies=summed.home_baunies,
+            away_baunies=summed.away_baunies,
+            awaiting=awaiting,
+            forfeit=forfeit,
+            forfeit_reason=forfeit_reason if forfeit else "",
         )
     return scores
+
+
+@dataclass(slots=True)
+class _GameSums:
+    """A match's games summed so far, home and away (`competition_match_scores`)."""
+
+    home: int = 0
+    away: int = 0
+    home_kaps: int = 0
+    away_kaps: int = 0
+    home_baunies: int = 0
+    away_baunies: int = 0
+    games: int = 0
+    open_games: int = 0
+    awaiting: int = 0
+
+    def add(
+        self,
+        *,
+        a_is_home: bool,
+        points: tuple[int, int],
+        kaps: tuple[int, int],
+        baunies: tuple[int, int],
+        open_game: bool,
+        awaiting: bool,
+    ) -> None:
+        """Add one game: `points`, `kaps` and `baunies` of its koppels a and b."""
+        if not a_is_home:
+            points, kaps, baunies = points[::-1], kaps[::-1], baunies[::-1]
+        self.home += points[0]
+        self.away += points[1]
+        self.home_kaps += kaps[0]
+        self.away_kaps += kaps[1]
+        self.home_baunies += baunies[0]
+        self.away_baunies += baunies[1]
+        self.games += 1
+        self.open_games += open_game
+        self.awaiting += awaiting
 
 
 _MATCH_SUM_COLUMNS = (
@@ -394,7 +444,9 @@ def competition_match_sums(*, competition: Competition) -> dict[int, MatchScore]
         count, open_count, unconfirmed,
     ) in rows:  # fmt: skip
         if not forfeit and total_home is not None and total_away is not None:
-            scores[pk] = MatchScore(home_id, away_id, total_home, total_away, reported=True)
+            scores[pk] = MatchScore(
+                home_id=home_id, away_id=away_id, home=total_home, away=total_away, reported=True
+            )
             continue
         awaiting = unconfirmed if confirming else 0
         if forfeit:
@@ -402,20 +454,19 @@ def competition_match_sums(*, competition: Competition) -> dict[int, MatchScore]
             home, away = forfeit_score(competition, forfeit)
             open_count = awaiting = 0
         scores[pk] = MatchScore(
-            home_id,
-            away_id,
-            home or 0,
-            away or 0,
-            count,
-            open_count,
-            False,
-            home_kaps or 0,
-            away_kaps or 0,
-            home_baunies or 0,
-            away_baunies or 0,
-            awaiting,
-            forfeit,
-            forfeit_reason if forfeit else "",
+            home_id=home_id,
+            away_id=away_id,
+            home=home or 0,
+            away=away or 0,
+            games=count,
+            open_games=open_count,
+            home_kaps=home_kaps or 0,
+            away_kaps=away_kaps or 0,
+            home_baunies=home_baunies or 0,
+            away_baunies=away_baunies or 0,
+            awaiting=awaiting,
+            forfeit=forfeit,
+            forfeit_reason=forfeit_reason if forfeit else "",
         )
     return scores
 
@@ -493,14 +544,19 @@ class Adjustment:
 
 
 def competition_ineligible_players_apply(competition: Competition) -> bool:
-    """Whether the ineligible-players rule applies: a club competition requiring squads."""
-    return competition.kind == Competition.Kind.CLUBS and competition.squads_required
+    """Whether the ineligible-players rule applies (`eligibility_applies`): a club
+    competition requiring squads."""
+    return eligibility_applies(
+        club_competition=competition.kind == Competition.Kind.CLUBS,
+        squads_required=competition.squads_required,
+    )
 
 
 def competition_ineligible_players(
     *, competition: Competition, match_ids: Iterable[int] | None = None
 ) -> dict[int, dict[str, list[str]]]:
-    """Players who played for a club without being on its squad for the season.
+    """Players who played for a club without being on its squad for the season
+    (`ineligible_players`).
 
     Only for club competitions that require squads. By match id, then side ("home" /
     "away"), the names of the ineligible players, in three queries. `match_ids` narrows
@@ -508,13 +564,12 @@ def competition_ineligible_players(
     """
     if not competition_ineligible_players_apply(competition):
         return {}
-    on_squad = set(
+    squads = set(
         SquadMember.objects.filter(season=competition.season).values_list(
             "squad__club_id", "player_id"
         )
     )
     clubs = dict(Entry.objects.filter(competition=competition).values_list("pk", "club_id"))
-    found: dict[int, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     games = Game.objects.filter(match__matchday__competition=competition).values_list(
         "match_id",
         "match__home_id",
@@ -531,17 +586,20 @@ def competition_ineligible_players(
     )
     if match_ids is not None:
         games = games.filter(match_id__in=list(match_ids))
-    for match_id, home_id, away_id, a_is_home, *players in games:
-        team_a, team_b = players[:4], players[4:]
-        home_team, away_team = (team_a, team_b) if a_is_home else (team_b, team_a)
-        for side, entry_id, team in (("home", home_id, home_team), ("away", away_id, away_team)):
-            club_id = clubs.get(entry_id)
-            if club_id is None:
-                continue  # an entry of another competition: left out of the standings
-            for player_id, name in ((team[0], team[1]), (team[2], team[3])):
-                if (club_id, player_id) not in on_squad and name not in found[match_id][side]:
-                    found[match_id][side].append(str(name))
-    return {match_id: dict(sides) for match_id, sides in found.items()}
+    return ineligible_players(_fielded_koppels(games), clubs=clubs, squads=squads)
+
+
+def _fielded_koppels(games: Iterable[Any]) -> Iterator[FieldedKoppel[int, int, int]]:
+    """The two koppels of each game row (`competition_ineligible_players`), home first."""
+    for (
+        match_id, home_id, away_id, a_is_home,
+        a_1, a_1_name, a_2, a_2_name, b_1, b_1_name, b_2, b_2_name,
+    ) in games:  # fmt: skip
+        team_a = ((a_1, a_1_name), (a_2, a_2_name))
+        team_b = ((b_1, b_1_name), (b_2, b_2_name))
+        home, away = (team_a, team_b) if a_is_home else (team_b, team_a)
+        yield FieldedKoppel(match_id, "home", home_id, home)
+        yield FieldedKoppel(match_id, "away", away_id, away)
 
 
 def matchday_results(*, matchday: Matchday | OuterRef) -> QuerySet[Match]:
@@ -611,21 +669,16 @@ def competition_standings_inputs(
     for match_id, score in scores.items():
         if not score.finished:
             continue
-        found = _score_adjustments(competition, match_id, score, ineligible.get(match_id, {}))
-        adjustments += found
-        forfeit = score.forfeit
-        if not forfeit and found:  # ineligible players: a side forfeits, or loses points
-            forfeited = [found_one.entry_id for found_one in found if found_one.kind == "forfeit"]
-            for found_one in found:
-                if found_one.kind == "deduction":
-                    deductions[found_one.entry_id] += found_one.points
-            if len(forfeited) == 2:
-                forfeit = "both"
-            elif forfeited:
-                forfeit = "home" if forfeited[0] == score.home_id else "away"
-            if forfeit:
-                home, away = forfeit_score(competition, forfeit)
-                score = MatchScore(score.home_id, score.away_id, home, away, forfeit=forfeit)
+        sides = ineligible.get(match_id)
+        if score.forfeit or not sides:
+            adjustments += _forfeit_adjustments(match_id, score)
+        else:  # ineligible players: a side forfeits, or loses points
+            penalties = _ineligible_penalties(competition, score, sides)
+            adjustments += _penalty_adjustments(match_id, score, penalties, sides)
+            for penalty in penalties:
+                if not penalty.forfeit:
+                    deductions[_side_entry(score, penalty.side)] += penalty.points
+            score = _after_penalties(competition, score, penalties)
         outcomes.append(
             MatchOutcome(
                 home=score.home_id,
@@ -636,7 +689,7 @@ def competition_standings_inputs(
                 away_kaps=score.away_kaps,
                 home_baunies=score.home_baunies,
                 away_baunies=score.away_baunies,
-                forfeit=forfeit or None,
+                forfeit=Forfeit(score.forfeit) if score.forfeit else None,
             )
         )
     byes = _played_byes(competition)
@@ -668,10 +721,11 @@ def _played_byes(competition: Competition) -> list[ByeOutcome]:
     with connections[Bye.objects.db].cursor() as cursor:
         cursor.execute(sql, [competition.pk, Game.Status.OPEN])
         rows = cursor.fetchall()
+    result = MatchResult(competition.bye_result)
     return [
         ByeOutcome(
             entry=entry_id,
-            result=competition.bye_result,
+            result=result,
             points_for=competition.bye_score_for,
             points_against=competition.bye_score_against,
         )
@@ -803,30 +857,72 @@ def _score_adjustments(
     competition: Competition, match_id: int, score: MatchScore, ineligible: dict[str, list[str]]
 ) -> list[Adjustment]:
     """The adjustments one finished match makes: a recorded forfeit, or the forfeit or
-    deduction of a side that fielded ineligible players (issue 3, squads): a side loses the
-    match by forfeit, or, when it is the only one and lost anyway, `ineligible_deduction`
-    competition points. `competition_standings_inputs` scores the table from these."""
+    deduction of a side that fielded ineligible players (`ineligible_penalties`; issue 3,
+    squads): a side loses the match by forfeit, or, when it is the only one and lost
+    anyway, `ineligible_deduction` competition points. `competition_standings_inputs`
+    scores the table from these."""
+    if score.forfeit or not ineligible:
+        return _forfeit_adjustments(match_id, score)
+    penalties = _ineligible_penalties(competition, score, ineligible)
+    return _penalty_adjustments(match_id, score, penalties, ineligible)
+
+
+def _forfeit_adjustments(match_id: int, score: MatchScore) -> list[Adjustment]:
+    """A recorded forfeit of one side or both, with its reason; none without a forfeit."""
+    return [
+        Adjustment(entry_id, "forfeit", 0, score.forfeit_reason, match_id)
+        for side, entry_id in (("home", score.home_id), ("away", score.away_id))
+        if score.forfeit in (side, Forfeit.BOTH)
+    ]
+
+
+def _ineligible_penalties(
+    competition: Competition, score: MatchScore, ineligible: dict[str, list[str]]
+) -> list[IneligiblePenalty]:
+    """The penalties of the sides of a match (without a recorded forfeit) that fielded the
+    `ineligible` players (by side), in that order."""
+    return ineligible_penalties(
+        list(ineligible),
+        home_points=score.home,
+        away_points=score.away,
+        deduction=competition.ineligible_deduction,
+    )
+
+
+def _penalty_adjustments(
+    match_id: int,
+    score: MatchScore,
+    penalties: Iterable[IneligiblePenalty],
+    ineligible: dict[str, list[str]],
+) -> list[Adjustment]:
+    """`penalties` as adjustments, each with the names of its side's `ineligible` players."""
     found: list[Adjustment] = []
-    if score.forfeit:
-        for side, entry_id in (("home", score.home_id), ("away", score.away_id)):
-            if score.forfeit in (side, "both"):
-                found.append(Adjustment(entry_id, "forfeit", 0, score.forfeit_reason, match_id))
-        return found
-    if not ineligible:
-        return found
-    played = MatchOutcome(score.home_id, score.away_id, score.home, score.away).results()
-    losing = {
-        side for side, result in zip(("home", "away"), played, strict=True) if result == "loss"
-    }
-    for side, names in ineligible.items():
-        entry_id = score.home_id if side == "home" else score.away_id
-        reason = _("Ineligible: %(names)s not on the squad") % {"names": ", ".join(names)}
-        if side in losing and len(ineligible) == 1:
-            points = competition.ineligible_deduction
-            found.append(Adjustment(entry_id, "deduction", points, reason, match_id))
-        else:
-            found.append(Adjustment(entry_id, "forfeit", 0, reason, match_id))
+    for penalty in penalties:
+        names = ", ".join(ineligible[penalty.side])
+        reason = _("Ineligible: %(names)s not on the squad") % {"names": names}
+        kind = "forfeit" if penalty.forfeit else "deduction"
+        entry_id = _side_entry(score, penalty.side)
+        found.append(Adjustment(entry_id, kind, penalty.points, reason, match_id))
     return found
+
+
+def _after_penalties(
+    competition: Competition, score: MatchScore, penalties: Iterable[IneligiblePenalty]
+) -> MatchScore:
+    """`score` as the standings count it after `penalties`: a match forfeited by them
+    scores the competition's forfeit score, and no kaps or baunies."""
+    forfeit = ineligible_forfeit(penalties)
+    if forfeit is None:
+        return score
+    home, away = forfeit_score(competition, forfeit)
+    return MatchScore(
+        home_id=score.home_id, away_id=score.away_id, home=home, away=away, forfeit=forfeit
+    )
+
+
+def _side_entry(score: MatchScore, side: str) -> int:
+    """The entry of `side` ("home" / "away") of the match `score` is of."""
+    return score.home_id if side == "home" else score.away_id
 
 
 def matches_adjustments(
@@ -1286,37 +1382,6 @@ def game_detail(*, game_id: int) -> Game:
     return game
 
 
-def round_input(
-    game: Game, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
-) -> RoundInput:
-    """A round as the engine takes it: result and side parsed, the caller as a seat (1–4).
-
-    Raises RuleViolation: `result_unknown`, `seats_required` (a caller but no seats),
-    `caller_not_at_table`.
-    """
-    try:
-        result_value, side_value = Result(result), Side(side)
-    except ValueError:
-        raise RuleViolation("result_unknown", result=result, side=side) from None
-    seat = None
-    if caller_id is not None:
-        seats = game.seats
-        if None in seats:
-            raise RuleViolation("seats_required")
-        if caller_id not in seats:
-            raise RuleViolation("caller_not_at_table", caller=caller_id)
-        seat = seats.index(caller_id) + 1
-    return RoundInput(result=result_value, side=side_value, caller=seat, tricks=tricks)
-
-
-def game_round_inputs(game: Game, rounds: Sequence[Round]) -> list[RoundInput]:
-    """The stored `rounds` of `game`, in the order given, as engine input."""
-    return [
-        round_input(game, result=r.result, side=r.side, caller_id=r.caller_id, tricks=r.tricks)
-        for r in rounds
-    ]
-
-
 def game_next_caller(*, game: Game, rounds: Sequence[Round]) -> int | None:
     """The player id whose turn it is to call the next round (RULES.md "Who calls next").
 
@@ -1364,12 +1429,14 @@ def competition_games_replay(
                 check_game_totals(game.total_a, game.total_b, rules)
                 replayed.append((game, rounds, None))
                 continue
-            played = replay(rules, game_round_inputs(game, rounds), first_caller=game.first_caller)
-            if game.status == Game.Status.CLOSED and not played.state.finished:
-                played = Replay(state=played.state.close(), points=played.points)
+            game_replay = replay(
+                rules, game_round_inputs(game, rounds), first_caller=game.first_caller
+            )
+            if game.status == Game.Status.CLOSED and not game_replay.state.finished:
+                game_replay = Replay(state=game_replay.state.close(), points=game_replay.points)
         except RuleViolation as exc:
             raise exc.at(game=game.pk) from None
-        replayed.append((game, rounds, played))
+        replayed.append((game, rounds, game_replay))
     return replayed
 
 
@@ -1387,16 +1454,17 @@ def game_setup_check(
 
     Koppel A and B are the match's two koppels (pairs) or one koppel of each club (club
     match); seats are all four players clockwise or none, seats 1 and 3 being koppel A
-    (RULES.md "Terms"); a match with reported totals takes no games; a pairs game sits at
-    its match's table in sitting 1, a club-match game within the competition's sittings
-    and tables; and once a game has rounds, its match, koppels and seats stay as they are
-    (the rounds depend on them).
+    (RULES.md "Terms"): the engine's `game_seating_check`, which the importer uses too; a
+    match with reported totals takes no games; a pairs game sits at its match's table in
+    sitting 1, a club-match game within the competition's sittings and tables; and once a
+    game has rounds, its match, koppels and seats stay as they are (the rounds depend on
+    them).
 
     Raises RuleViolation: `match_reported_totals`, `game_same_koppel`,
-    `koppel_not_in_match` (param koppel), `game_koppels_share_player` (param player: its
-    name), `seat_player_twice` (params player, first_seat, seat), `seats_incomplete`,
-    `seats_do_not_fit`,
-    `game_place_not_in_match` (params table, sitting), `game_has_rounds_setup`.
+    `koppel_not_in_match` (param koppel: its name), `game_koppels_share_player` (param
+    player: its name), `seat_player_twice` (params player, first_seat, seat),
+    `seats_incomplete`, `seats_do_not_fit`, `game_place_not_in_match` (params table,
+    sitting), `game_has_rounds_setup`.
     """
     if match.total_home is not None:
         raise RuleViolation("match_reported_totals")
@@ -1408,24 +1476,17 @@ def game_setup_check(
             fits = sitting <= competition.sittings and table <= competition.koppels_per_side
         if not fits:
             raise RuleViolation("game_place_not_in_match", table=table, sitting=sitting)
-    if team_a.pk == team_b.pk:
-        raise RuleViolation("game_same_koppel")
     home, away = match.home, match.away
-
-    def plays_for(team: Team, entry: Entry) -> bool:
-        if entry.team_id is not None:
-            return team.pk == entry.team_id
-        clubs = {team.player_1.club_id, team.player_2.club_id}
-        return clubs == {entry.club_id}
-
-    if plays_for(team_a, home) and plays_for(team_b, away):
-        a_is_home = True
-    elif plays_for(team_a, away) and plays_for(team_b, home):
-        a_is_home = False
-    else:
-        outsider = team_b if plays_for(team_a, home) or plays_for(team_a, away) else team_a
-        raise RuleViolation("koppel_not_in_match", koppel=str(outsider))
-
+    entries: tuple[int | None, int | None]
+    plays_for: tuple[int | None, int | None]
+    if home.team_id is not None:  # a pairs match: a koppel is its own entry
+        entries, plays_for = (home.team_id, away.team_id), (team_a.pk, team_b.pk)
+    else:  # a club match: a koppel plays for its players' club
+        entries = (home.club_id, away.club_id)
+        plays_for = (
+            koppel_club((team_a.player_1.club_id, team_a.player_2.club_id)),
+            koppel_club((team_b.player_1.club_id, team_b.player_2.club_id)),
+        )
     # One player, one place (issue 6): named, so the message says who.
     named_players = {
         player.pk: str(player)
@@ -1433,24 +1494,21 @@ def game_setup_check(
     }
     named_players.update((seat.pk, str(seat)) for seat in seats if seat is not None)
     try:
-        game_players_check(
-            team_a.player_ids,
-            team_b.player_ids,
-            [seat.pk if seat is not None else None for seat in seats],
+        a_is_home = game_seating_check(
+            *entries,
+            team_a,
+            team_b,
+            plays_for=plays_for,
+            players=(team_a.player_ids, team_b.player_ids),
+            seats=[seat.pk if seat is not None else None for seat in seats],
         )
     except RuleViolation as exc:
-        player = exc.params["player"]
-        raise RuleViolation(
-            exc.code, **{**exc.params, "player": named_players.get(player, player)}
-        ) from None
-
-    given = [seat for seat in seats if seat is not None]
-    if given and len(given) != 4:
-        raise RuleViolation("seats_incomplete")
-    if given:
-        ids = [seat.pk for seat in given]
-        if {ids[0], ids[2]} != team_a.player_ids or {ids[1], ids[3]} != team_b.player_ids:
-            raise RuleViolation("seats_do_not_fit")
+        params = dict(exc.params)
+        if "koppel" in params:
+            params["koppel"] = str(params["koppel"])
+        if "player" in params:
+            params["player"] = named_players.get(params["player"], params["player"])
+        raise RuleViolation(exc.code, **params) from None
 
     if game is not None and game.pk is not None and game.rounds.exists():
         stored = Game.objects.get(pk=game.pk)
@@ -2833,13 +2891,15 @@ def _game_replay_problems(game: Game, place: str, rules: RuleSet) -> list[Result
         points: Sequence[Points] = []
     else:
         try:
-            played = replay(rules, game_round_inputs(game, rounds), first_caller=game.first_caller)
+            game_replay = replay(
+                rules, game_round_inputs(game, rounds), first_caller=game.first_caller
+            )
         except RuleViolation as exc:
             number = exc.params.get("round")
             where = f"{place}, {_('round %(number)s') % {'number': number}}" if number else place
             params = {key: value for key, value in exc.params.items() if key != "round"}
             return [ResultProblem(where, RuleViolation(exc.code, **params))]
-        state = played.state
+        state = game_replay.state
         if game.status == Game.Status.CLOSED and not state.finished:
             state = state.close()  # the director's close stands (scoring.services._replay)
         status = (
@@ -2858,7 +2918,7 @@ def _game_replay_problems(game: Game, place: str, rules: RuleSet) -> list[Result
             "baunies_b": state.baunies.b,
             "status": status,
         }
-        points = played.points
+        points = game_replay.points
     problems = [
         ResultProblem(
             place,

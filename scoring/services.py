@@ -17,11 +17,12 @@ from __future__ import annotations
 import gc
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial, wraps
+from functools import wraps
 from operator import attrgetter
 from typing import Any, ParamSpec, TypeVar
 
@@ -32,6 +33,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from scoring import selectors
+from scoring.engine_inputs import game_round_inputs, round_input
 from scoring.messages import integrity_violation
 from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
@@ -115,11 +117,11 @@ def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = Tru
     return result
 
 
-def game_state_set(game: Game, played: Replay) -> None:
+def game_state_set(game: Game, replay: Replay) -> None:
     """Set `game`'s derived fields (score, kaps, baunies, status) from the engine's replay;
-    not saved. Shared by `_store_state` and the bulk importer (`tournaments.interchange_load`).
+    not saved. Shared by `_store_state` and the bulk importer (`tournaments.interchange.load`).
     """
-    state = played.state
+    state = replay.state
     game.score_a, game.score_b = state.score.a, state.score.b
     game.kaps_a, game.kaps_b = state.kaps.a, state.kaps.b
     game.baunies_a, game.baunies_b = state.baunies.a, state.baunies.b
@@ -131,9 +133,9 @@ def game_state_set(game: Game, played: Replay) -> None:
         game.status = Game.Status.OPEN
 
 
-def _store_state(game: Game, played: Replay) -> None:
+def _store_state(game: Game, replay: Replay) -> None:
     before = (game.score_a, game.score_b, game.status)
-    game_state_set(game, played)
+    game_state_set(game, replay)
     fields = ["score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status"]
     if game.confirmed_at is not None and before != (game.score_a, game.score_b, game.status):
         # A confirmed result that a correction changed must be confirmed again.
@@ -235,6 +237,47 @@ def _standings_mark_stale(competition_id: int) -> None:
     )
 
 
+class StandingsRefreshOnCommit:
+    """The on-commit callback of `standings_refresh_on_commit`: the refresh one
+    competition (`competition_id`) is owed by the writes of one transaction.
+
+    Every write that owes it registers it (`transaction.on_commit`), and its first run after
+    the commit queues the task (`_enqueue_standings_refresh`); its other runs do nothing,
+    so a transaction of many writes costs one claim, not one a write. Registering it from
+    each write, not only the first, keeps it owed when a savepoint holding an earlier
+    registration is rolled back: Django drops the callbacks of that savepoint, and the
+    writes after it register it again.
+    """
+
+    __slots__ = ("competition_id", "done")
+
+    def __init__(self, competition_id: int) -> None:
+        self.competition_id = competition_id
+        self.done = False
+
+    def __call__(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        _enqueue_standings_refresh(self.competition_id)
+
+    def __repr__(self) -> str:
+        state = "run" if self.done else "pending"
+        return f"<StandingsRefreshOnCommit competition={self.competition_id} {state}>"
+
+
+class _RefreshesOwed(threading.local):
+    """Per thread (a database connection and its transaction belong to one thread): the
+    `StandingsRefreshOnCommit` of each competition that the next commit may run. Replaced
+    once it has run; one whose transaction rolled back never runs and serves the next."""
+
+    def __init__(self) -> None:
+        self.by_competition: dict[int, StandingsRefreshOnCommit] = {}
+
+
+_refreshes_owed = _RefreshesOwed()
+
+
 def standings_refresh_on_commit(competition_id: int) -> None:
     """Mark the competition's standings stale now and, once the transaction commits, queue
     a `standings_refresh` unless one is queued already and hasn't started
@@ -247,20 +290,17 @@ def standings_refresh_on_commit(competition_id: int) -> None:
     to a down broker or a killed worker is redone by the `standings_refresh_stale` sweep.
 
     An import or a batch of corrections in one transaction queues one refresh per
-    competition, not one per round. Django keeps pending callbacks (with the savepoints
-    that own them, so rolled-back ones are already gone) in `run_on_commit`.
+    competition, not one per round: its writes share one `StandingsRefreshOnCommit`, which
+    claims and queues once after the commit. Each write marks (a query; a mark there
+    already is kept) and registers the callback, so a savepoint rolled back takes only its
+    own mark and registration with it.
     """
-    callback = partial(_enqueue_standings_refresh, competition_id)
-    connection = transaction.get_connection()
-    for _savepoints, pending, _robust in connection.run_on_commit:
-        if (
-            isinstance(pending, partial)
-            and pending.func is _enqueue_standings_refresh
-            and pending.args == callback.args
-        ):
-            return
     _standings_mark_stale(competition_id)
-    transaction.on_commit(callback)
+    owed = _refreshes_owed.by_competition
+    refresh = owed.get(competition_id)
+    if refresh is None or refresh.done:
+        refresh = owed[competition_id] = StandingsRefreshOnCommit(competition_id)
+    transaction.on_commit(refresh)
 
 
 def _game_refresh_needed(game: Game, before: str) -> bool:
@@ -298,9 +338,9 @@ def _game_refresh_on_commit(game: Game, before: str) -> None:
         standings_refresh_on_commit(game.match.matchday.competition_id)
 
 
-def _sync_points(rounds: Sequence[Round], played: Replay) -> None:
+def _sync_points(rounds: Sequence[Round], replay: Replay) -> None:
     changed = []
-    for rnd, points in zip(rounds, played.points, strict=True):
+    for rnd, points in zip(rounds, replay.points, strict=True):
         if (rnd.points_a, rnd.points_b) != (points.a, points.b):
             rnd.points_a, rnd.points_b = points.a, points.b
             changed.append(rnd)
@@ -321,7 +361,7 @@ class RoundRecord:
 def game_rounds_replay(game: Game, rounds: Sequence[RoundRecord]) -> Replay:
     """The engine's verdict on `rounds` loaded into `game`, which has none yet: each
     round's points and the final state (not saved). Shared by `game_rounds_load` and the
-    bulk importer (`tournaments.interchange_load`); `game` may be unsaved, with its match
+    bulk importer (`tournaments.interchange.load`); `game` may be unsaved, with its match
     (and the match's matchday and competition) and seats set.
 
     Raises RuleViolation: `game_too_many_rounds` (params limit, rounds), and every
@@ -333,7 +373,7 @@ def game_rounds_replay(game: Game, rounds: Sequence[RoundRecord]) -> Replay:
     for number, record in enumerate(rounds, start=1):
         try:
             inputs.append(
-                selectors.round_input(
+                round_input(
                     game,
                     result=record.result,
                     side=record.side,
@@ -362,7 +402,7 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
         raise RuleViolation("game_has_totals")
     if game.rounds.exists():
         raise RuleViolation("game_has_rounds")
-    played = game_rounds_replay(game, rounds)
+    replay = game_rounds_replay(game, rounds)
     recorded_by = acting_user(user)
     # With history, like every other write: the audit trail must show imported rounds too.
     bulk_create_with_history(
@@ -379,13 +419,13 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
                 points_b=points.b,
                 recorded_by=recorded_by,
             )
-            for number, (record, points) in enumerate(zip(rounds, played.points, strict=True), 1)
+            for number, (record, points) in enumerate(zip(rounds, replay.points, strict=True), 1)
         ],
         Round,
         default_user=recorded_by,
     )
     status_before = game.status
-    _store_state(game, played)
+    _store_state(game, replay)
     _game_refresh_on_commit(game, status_before)
     return game
 
@@ -455,10 +495,8 @@ def round_record(
     if number > MAX_ROUNDS_PER_GAME:
         raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=number)
     try:
-        new = selectors.round_input(
-            game, result=result, side=side, caller_id=caller_id, tricks=tricks
-        )
-        before = _replay(game, selectors.game_round_inputs(game, rounds))
+        new = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+        before = _replay(game, game_round_inputs(game, rounds))
         step = before.state.apply(new)
     except RuleViolation as exc:
         raise exc.at(round=number) from None
@@ -518,15 +556,13 @@ def round_correct(
             return target
         raise RuleViolation("round_changed", round=target.number)
     try:
-        changed = selectors.round_input(
-            game, result=result, side=side, caller_id=caller_id, tricks=tricks
-        )
+        changed = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
     except RuleViolation as exc:
         raise exc.at(round=target.number) from None
-    inputs = selectors.game_round_inputs(game, rounds)
+    inputs = game_round_inputs(game, rounds)
     inputs[target.number - 1] = changed
     try:
-        played = _replay(game, inputs)
+        replay = _replay(game, inputs)
     except RuleViolation as exc:
         if exc.code == "game_finished" and exc.params.get("round", 0) > target.number:
             # Said from the round being corrected: it ends the game, later rounds exist.
@@ -544,9 +580,9 @@ def round_correct(
     )
     target.tricks_a, target.tricks_b = (tricks[0], tricks[1]) if tricks else (None, None)
     target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
-    _sync_points(rounds, played)
+    _sync_points(rounds, replay)
     status_before = game.status
-    _store_state(game, played)
+    _store_state(game, replay)
     _game_refresh_on_commit(game, status_before)
     _dispute_corrected_if_open(game, user)
     return target
@@ -614,16 +650,16 @@ def round_undo(*, game_id: int, round_id: int, seen: str, user: Any = None) -> i
 def _round_remove(game: Game, rounds: Sequence[Round], doomed: Round) -> None:
     """Delete `doomed` from the locked `game` whose stored `rounds` are given in order."""
     kept = [r for r in rounds if r.pk != doomed.pk]
-    played = _replay(game, selectors.game_round_inputs(game, kept))
+    replay = _replay(game, game_round_inputs(game, kept))
     doomed.delete()
     for rnd in kept:
         if rnd.number > doomed.number:
             # Ascending, one row at a time: the number below is always free already.
             rnd.number -= 1
             rnd.save(update_fields=["number"])
-    _sync_points(kept, played)
+    _sync_points(kept, replay)
     status_before = game.status
-    _store_state(game, played)
+    _store_state(game, replay)
     _game_refresh_on_commit(game, status_before)
 
 
@@ -641,16 +677,16 @@ def _write_needed(game: Game, rounds: Sequence[Round], seen: str, *, done: bool)
     raise RuleViolation("game_changed_meanwhile")
 
 
-def game_close_replay(game: Game, played: Replay) -> Replay:
-    """`played` (the replay of `game`'s rounds) as the director's close leaves it. Shared
-    by `game_close` and the bulk importer (`tournaments.interchange_load`).
+def game_close_replay(game: Game, replay: Replay) -> Replay:
+    """`replay` (of `game`'s rounds, by the engine) as the director's close leaves it. Shared
+    by `game_close` and the bulk importer (`tournaments.interchange.load`).
 
     Raises RuleViolation: `game_finished` (entered totals, or over already),
     `close_not_allowed`.
     """
     if game.by_totals:  # a game entered as totals has no rounds: replaying them raised nothing
         raise RuleViolation("game_finished", score_a=game.score_a, score_b=game.score_b)
-    return Replay(state=played.state.close(), points=played.points)
+    return Replay(state=replay.state.close(), points=replay.points)
 
 
 @transaction.atomic
@@ -668,8 +704,8 @@ def game_close(*, game_id: int, seen: str) -> Game:
     rounds = list(game.rounds.order_by("number"))
     if not _write_needed(game, rounds, seen, done=game.status == Game.Status.CLOSED):
         return game
-    played = _replay(game, selectors.game_round_inputs(game, rounds))
-    _store_state(game, game_close_replay(game, played))
+    replay = _replay(game, game_round_inputs(game, rounds))
+    _store_state(game, game_close_replay(game, replay))
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
@@ -695,9 +731,9 @@ def game_reopen(*, game_id: int, seen: str, user: Any = None) -> Game:
         game.save(update_fields=["total_a", "total_b"])
     elif game.status != Game.Status.CLOSED:
         raise RuleViolation("game_not_closed")
-    played = _replay(game, selectors.game_round_inputs(game, rounds), keep_closed=False)
+    replay = _replay(game, game_round_inputs(game, rounds), keep_closed=False)
     status_before = game.status
-    _store_state(game, played)
+    _store_state(game, replay)
     _game_refresh_on_commit(game, status_before)
     _dispute_corrected_if_open(game, user)
     return game
@@ -777,7 +813,7 @@ def game_seats_set(
 def game_totals_set(game: Game, total_a: int, total_b: int) -> None:
     """Set `game` to the final totals given (not saved), once the engine found them
     plausible (`check_game_totals`, RULES.md points). Shared by `game_totals_enter` and the
-    bulk importer (`tournaments.interchange_load`).
+    bulk importer (`tournaments.interchange.load`).
 
     Raises RuleViolation: the `check_game_totals` codes.
     """
@@ -868,36 +904,26 @@ def competition_games_rescore(*, competition_id: int) -> int:
         .values_list("pk", flat=True)
     )
     changed = 0
-    for game, rounds, played in selectors.competition_games_replay(
+    for game, rounds, game_replay in selectors.competition_games_replay(
         competition=competition, rules=competition.rule_set
     ):
-        if played is None:
+        if game_replay is None:
             continue
         before = (game.score_a, game.score_b, game.status)
-        _sync_points(rounds, played)
-        _store_state(game, played)
+        _sync_points(rounds, game_replay)
+        _store_state(game, game_replay)
         changed += before != (game.score_a, game.score_b, game.status)
     standings_refresh_on_commit(competition_id)
     return changed
 
 
-# The columns a rebuild computes: the engine's `StandingRow` attributes of the same names.
-STANDING_COLUMNS = (
-    "rank",
-    "played",
-    "won",
-    "drawn",
-    "lost",
-    "points",
-    "points_for",
-    "points_against",
-    "saldo",
-    "kaps",
-    "baunies",
-    "buchholz",
-    "byes",
-    "deducted",
-    "head_to_head",
+# The columns a rebuild computes: every stored column of `Standing` but its keys and stamp,
+# in the model's order, each the engine's `StandingRow` attribute of the same name (a new
+# metric's field is written and checked without a change here).
+STANDING_COLUMNS = tuple(
+    field.name
+    for field in Standing._meta.concrete_fields
+    if field.name not in ("id", "competition", "entry", "computed_at")
 )
 
 
@@ -1267,14 +1293,59 @@ def _table_verdict_allowed(game: Game, link: GameLink, koppel: str) -> None:
         raise RuleViolation("table_own_rounds")
 
 
+def game_confirmed_set(game: Game, *, user: Any, at: datetime) -> None:
+    """Mark `game`'s result confirmed by `user` (None unless logged in) at `at`; not saved.
+    Shared by `game_confirm`, the table's and the queue's confirmations and the bulk
+    importer.
+
+    Raises RuleViolation: `game_not_over`.
+    """
+    if game.status == Game.Status.OPEN:
+        raise RuleViolation("game_not_over")
+    game.confirmed_at = at
+    game.confirmed_by = acting_user(user)
+
+
+@transaction.atomic
+def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
+    """Confirm a finished game's result (the opponents or the director agree with it).
+
+    `seen` (required) is the `game_token` of the result the director agreed with: a
+    result changed meanwhile is not confirmed unseen. A result confirmed already (the
+    button pressed twice, or by another director) stays as it was confirmed.
+
+    An open dispute of the game (raised at the table) is resolved with it: "corrected" when
+    the rounds or the result changed after it was raised, else "accepted" — confirming on
+    the score sheet is the director's decision, as in the queue.
+
+    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_over`.
+    """
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("match__matchday")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise RuleViolation("game_unknown", game=game_id)
+    if seen != game_token(game, list(game.rounds.all())):
+        raise RuleViolation("game_changed_meanwhile")
+    if game.confirmed_at is not None:
+        return game
+    game_confirmed_set(game, user=user, at=timezone.now())
+    game.confirmed_side = ""
+    game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
+    game_dispute_settle_confirmed(game)
+    standings_refresh_on_commit(game.match.matchday.competition_id)
+    return game
+
+
 def _game_confirm_locked(game: Game, *, user: Any = None, koppel: str = "") -> bool:
     """Confirm locked `game`'s result: by `koppel` at the table, or by director `user`.
     Returns whether it was written (False: confirmed already). Queues the standings.
 
     Raises RuleViolation: `game_not_over`.
     """
-    from tournaments.services import game_confirmed_set  # tournaments imports this module
-
     if game.confirmed_at is not None:
         return False
     game_confirmed_set(game, user=user, at=timezone.now())
@@ -1486,8 +1557,6 @@ def games_accept_all(
     on the page, is left for another look. Sent twice, the second finds nothing left to
     confirm. A disputed game is never accepted here: its dispute is decided on its own.
     """
-    from tournaments.services import game_confirmed_set  # tournaments imports this module
-
     disputed = GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
     games = (
         Game.objects.select_for_update(of=("self",))

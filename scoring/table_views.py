@@ -20,11 +20,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -44,10 +44,10 @@ from scoring.table_forms import (
     TableRoundForm,
     TableUndoForm,
 )
-from scoring.views import denied, round_summary
-from tournaments import services as tournament_services
+from scoring.views import round_summary
 from tournaments.models import Competition
-from tournaments.views import game_for, render_page
+from tournaments.view_helpers import competition_for, game_for, render_page
+from troefclub.access import HtmxHttpRequest, director_required
 
 TABLE_TEMPLATE = "scoring/table_sheet.html"
 QUEUE_TEMPLATE = "scoring/table_queue.html"
@@ -55,7 +55,7 @@ QUEUE_TEMPLATE = "scoring/table_queue.html"
 TABLE_POLL_SECONDS = 10
 QUEUE_POLL_SECONDS = 30
 
-TableAction = Callable[[HttpRequest, GameLink, Game, str], HttpResponse]
+TableAction = Callable[[HtmxHttpRequest, GameLink, Game, str], HttpResponse]
 
 FORM_INCOMPLETE = gettext_lazy(
     "This form was not sent from this page (something is missing): reload the page and try again."
@@ -92,26 +92,26 @@ def _entered_key(game_id: int) -> str:
     return f"table-entered-{game_id}"
 
 
-def _entered_remember(request: HttpRequest, rnd: Round) -> None:
+def _entered_remember(request: HtmxHttpRequest, rnd: Round) -> None:
     key = _entered_key(rnd.game_id)
     ids = request.session.get(key, [])
     if rnd.pk not in ids:
         request.session[key] = [*ids, rnd.pk]
 
 
-def _entered_here(request: HttpRequest, game: Game) -> bool:
+def _entered_here(request: HtmxHttpRequest, game: Game) -> bool:
     """Whether this browser entered a round that is on `game`'s sheet now."""
     ids = request.session.get(_entered_key(game.pk), [])
     return bool(ids) and Round.objects.filter(game_id=game.pk, pk__in=ids).exists()
 
 
-def link_invalid(request: HttpRequest) -> HttpResponse:
+def link_invalid(request: HtmxHttpRequest) -> HttpResponse:
     """The friendly 404 of a revoked or unknown table link."""
     return render(request, "scoring/table_invalid.html", status=404)
 
 
 def table_context(
-    request: HttpRequest, link: GameLink, game: Game, koppel: str, **extra: Any
+    request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str, **extra: Any
 ) -> dict[str, Any]:
     """What the table's page shows to the phone of `koppel` ("" before it said which
     koppel it is); `extra` carries a bound form with its errors, or `action_error`."""
@@ -172,7 +172,7 @@ def table_context(
 
 
 def table_response(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     link: GameLink,
     game: Game,
     koppel: str,
@@ -196,9 +196,9 @@ def table_response(
     return response
 
 
-def _table_after(request: HttpRequest, link: GameLink) -> HttpResponse:
+def _table_after(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     """PRG for a normal post; for htmx the fresh page's partial."""
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         game = selectors.game_detail(game_id=link.game_id)
         link.refresh_from_db(fields=["entering_side"])
         return table_response(request, link, game, request.session.get(_koppel_key(link), ""))
@@ -206,7 +206,7 @@ def _table_after(request: HttpRequest, link: GameLink) -> HttpResponse:
 
 
 def _table_refused(
-    request: HttpRequest, link: GameLink, koppel: str, exc: RuleViolation, **extra: Any
+    request: HtmxHttpRequest, link: GameLink, koppel: str, exc: RuleViolation, **extra: Any
 ) -> HttpResponse:
     """The page again, as it is now, with the refusal in words (422)."""
     if exc.code == "link_invalid":
@@ -217,7 +217,9 @@ def _table_refused(
     return table_response(request, link, game, koppel, status=422, action_error=message, **extra)
 
 
-def _table_koppel(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_koppel(
+    request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str
+) -> HttpResponse:
     """ "Which koppel are you?": remembered in this phone's session for this link."""
     form = TableKoppelForm(request.POST)
     if not form.is_valid():
@@ -226,13 +228,15 @@ def _table_koppel(request: HttpRequest, link: GameLink, game: Game, koppel: str)
     return _table_after(request, link)
 
 
-def _table_forget(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_forget(
+    request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str
+) -> HttpResponse:
     """ "Not this koppel": the phone asks again."""
     request.session.pop(_koppel_key(link), None)
     return _table_after(request, link)
 
 
-def _table_round(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_round(request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
     """Record the next round (`table_round_record`): a big button's gewone winst, or the
     result chosen. A double tap finds the round stored once and says so."""
     form = TableRoundForm(request.POST, game=game)
@@ -266,7 +270,7 @@ UNDONE_ALREADY = gettext_lazy(
 )
 
 
-def _table_undo(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_undo(request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
     """Undo the table's own last round (`table_round_undo`)."""
     form = TableUndoForm(request.POST)
     if not form.is_valid():
@@ -291,7 +295,9 @@ def _table_undo(request: HttpRequest, link: GameLink, game: Game, koppel: str) -
     return _table_after(request, link)
 
 
-def _table_confirm(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_confirm(
+    request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str
+) -> HttpResponse:
     """The other koppel confirms the result (`table_game_confirm`)."""
     form = TableConfirmForm(request.POST)
     if not form.is_valid():
@@ -310,7 +316,9 @@ def _table_confirm(request: HttpRequest, link: GameLink, game: Game, koppel: str
     return _table_after(request, link)
 
 
-def _table_dispute(request: HttpRequest, link: GameLink, game: Game, koppel: str) -> HttpResponse:
+def _table_dispute(
+    request: HtmxHttpRequest, link: GameLink, game: Game, koppel: str
+) -> HttpResponse:
     """The other koppel disputes the result, saying why (`table_game_dispute`)."""
     form = TableDisputeForm(request.POST)
     if not form.is_valid():
@@ -344,7 +352,7 @@ TABLE_ACTIONS: dict[str, TableAction] = {
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
+def table_sheet(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The table's own score page, on a phone, without an account (`/t/<token>/`).
 
     First it asks which koppel the phone is; the entering koppel records rounds (a big
@@ -370,12 +378,10 @@ def table_sheet(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def game_link(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_link(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """A game's table link and its QR code, for the director; a POST revokes the link
     shown (`game_link_revoke`) and the page shows the new one."""
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     if request.method == "POST":
         form = LinkRevokeForm(request.POST)
         if not form.is_valid():
@@ -390,7 +396,7 @@ def game_link(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                     request,
                     _("The old link no longer works. Here is the new one: give it to the table."),
                 )
-        return redirect("game_link", slug=slug, game_id=game.pk)
+        return redirect("game_link", slug=game.match.matchday.competition.slug, game_id=game.pk)
     link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
     context = {
         "competition": game.match.matchday.competition,
@@ -424,7 +430,7 @@ def queue_context(competition: Competition, **extra: Any) -> dict[str, Any]:
 
 
 def queue_response(
-    request: HttpRequest, competition: Competition, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, competition: Competition, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return render_page(
         request, QUEUE_TEMPLATE, queue_context(competition, **extra), partial="queue", status=status
@@ -436,7 +442,7 @@ def _queue_game(competition: Competition, game_id: int) -> Game:
     return get_object_or_404(Game, pk=game_id, match__matchday__competition=competition)
 
 
-def _queue_resolve(request: HttpRequest, competition: Competition) -> str:
+def _queue_resolve(request: HtmxHttpRequest, competition: Competition) -> str:
     form = DisputeResolveForm(request.POST)
     if not form.is_valid():
         raise _Refused(_form_error(form))
@@ -461,18 +467,16 @@ def _queue_resolve(request: HttpRequest, competition: Competition) -> str:
     }[resolution]
 
 
-def _queue_accept(request: HttpRequest, competition: Competition) -> str:
+def _queue_accept(request: HtmxHttpRequest, competition: Competition) -> str:
     form = QueueGameForm(request.POST)
     if not form.is_valid():
         raise _Refused(_form_error(form))
     game = _queue_game(competition, form.cleaned_data["game"])
-    tournament_services.game_confirm(
-        game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"]
-    )
+    services.game_confirm(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
     return _("Result confirmed: it counts in the standings.")
 
 
-def _queue_reject(request: HttpRequest, competition: Competition) -> str:
+def _queue_reject(request: HtmxHttpRequest, competition: Competition) -> str:
     form = QueueGameForm(request.POST)
     if not form.is_valid():
         raise _Refused(_form_error(form))
@@ -481,7 +485,7 @@ def _queue_reject(request: HttpRequest, competition: Competition) -> str:
     return _("The rounds were removed: the table enters the game again.")
 
 
-def _queue_accept_all(request: HttpRequest, competition: Competition) -> str:
+def _queue_accept_all(request: HtmxHttpRequest, competition: Competition) -> str:
     form = AcceptAllForm(request.POST)
     if not form.is_valid():
         raise _Refused(_form_error(form))
@@ -490,15 +494,20 @@ def _queue_accept_all(request: HttpRequest, competition: Competition) -> str:
     )
     listed = len(form.cleaned_data["games"])
     if len(accepted) == listed:
-        return _("%(count)s results confirmed.") % {"count": len(accepted)}
+        return ngettext(
+            "%(count)s result confirmed.", "%(count)s results confirmed.", len(accepted)
+        ) % {"count": len(accepted)}
     if not accepted:
         return _(
             "No result was confirmed: they were confirmed already (the button was pressed "
             "twice?), or changed meanwhile. Here is the queue as it is now."
         )
-    return _(
+    return ngettext(
+        "%(count)s result confirmed; %(left)s changed meanwhile or were settled already: "
+        "look at them again below.",
         "%(count)s results confirmed; %(left)s changed meanwhile or were settled already: "
-        "look at them again below."
+        "look at them again below.",
+        len(accepted),
     ) % {"count": len(accepted), "left": listed - len(accepted)}
 
 
@@ -506,7 +515,7 @@ class _Refused(Exception):
     """A queue form that was not sent from the queue page: said in words, 422."""
 
 
-QUEUE_ACTIONS: dict[str, Callable[[HttpRequest, Competition], str]] = {
+QUEUE_ACTIONS: dict[str, Callable[[HtmxHttpRequest, Competition], str]] = {
     "resolve": _queue_resolve,
     "accept": _queue_accept,
     "reject": _queue_reject,
@@ -515,14 +524,12 @@ QUEUE_ACTIONS: dict[str, Callable[[HttpRequest, Competition], str]] = {
 
 
 @require_http_methods(["GET", "POST"])
-def director_queue(request: HttpRequest, slug: str) -> HttpResponse:
+@director_required(competition_for)
+def director_queue(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     """The director's queue: disputes raised at the tables, and results over but not
     confirmed for longer than `settings.TABLE_CONFIRM_WAIT_MINUTES` (competitions that ask
     for confirmation). Each can be accepted, corrected on its score sheet, or rejected
     (the table enters it again); "accept all" accepts the waiting results listed."""
-    competition = get_object_or_404(Competition, slug=slug)
-    if response := denied(request, competition):
-        return response
     if request.method != "POST":
         return queue_response(request, competition)
     action = QUEUE_ACTIONS.get(request.POST.get("action", ""))
@@ -541,7 +548,7 @@ def director_queue(request: HttpRequest, slug: str) -> HttpResponse:
     return _queue_after(request, competition)
 
 
-def _queue_after(request: HttpRequest, competition: Competition) -> HttpResponse:
-    if request.htmx:  # type: ignore[attr-defined]
+def _queue_after(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
+    if request.htmx:
         return queue_response(request, competition)
     return redirect("director_queue", slug=competition.slug)

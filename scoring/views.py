@@ -2,11 +2,12 @@
 page a director lands on after logging in (`director_home`).
 
 Login required; allowed to the competition's directors and staff (`is_directed_by`),
-others get a friendly 403 page. Each write view validates a form, calls ONE service and
-then redirects (PRG) — or, for htmx, re-renders the sheet partial so the page updates in
-place. A `RuleViolation` becomes a form error in words (`rule_message`) with status 422 and
-the entered values kept; the service saved nothing. Only `RuleViolation` is caught: every
-other input is validated by the forms and the URL converters first.
+others get a friendly 403 page (`troefclub.access.director_required`). Each write view
+validates a form, calls ONE service and then redirects (PRG) — or, for htmx, re-renders
+the sheet partial so the page updates in place. A `RuleViolation` becomes a form error
+in words (`rule_message`) with status 422 and the entered values kept; the service saved
+nothing. Only `RuleViolation` is caught: every other input is validated by the forms and
+the URL converters first.
 
 Every write form carries what its page showed (the round number, a `seen` token; see
 `scoring.tokens`), required. Made on a page that changed meanwhile, it is refused with
@@ -28,7 +29,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, services
 from scoring.forms import (
@@ -44,35 +44,11 @@ from scoring.messages import RESULT_LABELS, rule_message
 from scoring.models import Game, Round
 from scoring.rules import Points, RuleViolation
 from scoring.tokens import game_token
-from tournaments import services as tournament_services
-from tournaments.models import Competition
-from tournaments.views import game_for, match_context, match_for, render_page, sheet_lines
+from tournaments.models import Match
+from tournaments.view_helpers import game_for, match_context, match_for, render_page, sheet_lines
+from troefclub.access import HtmxHttpRequest, director_required
 
 SHEET_TEMPLATE = "scoring/game_sheet.html"
-
-
-# ---------------------------------------------------------------- access
-
-
-def denied(request: HttpRequest, competition: Competition) -> HttpResponse | None:
-    """None when the user may direct `competition`; else the login redirect or a 403 page.
-
-    An htmx request of a logged-out director (a tap on a sheet left open) is sent to the
-    login page as a whole page, back to the page it came from, with a word that nothing
-    was saved: not a login form swapped into the score sheet.
-    """
-    if not request.user.is_authenticated:
-        if request.htmx:  # type: ignore[attr-defined]
-            if request.method == "POST":
-                messages.warning(
-                    request, _("Not saved: you were logged out. Log in and enter it again.")
-                )
-            page = request.htmx.current_url_abs_path or request.get_full_path()  # type: ignore[attr-defined]
-            return HttpResponseClientRedirect(redirect_to_login(page).url)
-        return redirect_to_login(request.get_full_path())
-    if competition.is_directed_by(request.user):
-        return None
-    return render(request, "scoring/forbidden.html", {"competition": competition}, status=403)
 
 
 # ---------------------------------------------------------------- the score sheet
@@ -215,7 +191,7 @@ def undo_texts(game: Game, rows: list[selectors.SheetRow]) -> tuple[str, str]:
 
 
 def sheet_response(
-    request: HttpRequest, game: Game, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, game: Game, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return render_page(
         request,
@@ -226,33 +202,39 @@ def sheet_response(
     )
 
 
-def after_write(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+def game_again(game: Game) -> Game:
+    """`game` read again, with everything its pages show (after a write, or a refusal that
+    it changed meanwhile)."""
+    return game_for(game.match.matchday.competition.slug, game.pk)
+
+
+def after_write(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """PRG for a normal post; for htmx the fresh sheet partial (the page updates in place)."""
-    if request.htmx:  # type: ignore[attr-defined]
-        return sheet_response(request, game_for(slug, game_id))
-    return redirect("game_sheet", slug=slug, game_id=game_id)
+    if request.htmx:
+        return sheet_response(request, game_again(game))
+    return redirect("game_sheet", slug=game.match.matchday.competition.slug, game_id=game.pk)
 
 
-def already_done(request: HttpRequest, slug: str, game_id: int, text: str) -> HttpResponse:
+def already_done(request: HtmxHttpRequest, game: Game, text: str) -> HttpResponse:
     """The answer to a form sent twice: what was asked is done already, so it is said as
     news (not as an error) with the fresh sheet. The browser shows the second answer of
     a double click, so it must not look like a failure."""
     messages.info(request, text)
-    return after_write(request, slug, game_id)
+    return after_write(request, game)
 
 
-def refused(request: HttpRequest, game: Game, exc: RuleViolation) -> HttpResponse:
+def refused(request: HtmxHttpRequest, game: Game, exc: RuleViolation) -> HttpResponse:
     """The sheet again with the refusal in words, for the actions without fields.
 
     The game is read again: when the refusal is that it changed meanwhile, the page must
     show what it holds now (with fresh `seen` tokens, so a second try can go through).
     """
-    fresh = game_for(game.match.matchday.competition.slug, game.pk)
+    fresh = game_again(game)
     message = rule_message(exc, seat_names=seat_names(fresh))
     return sheet_response(request, fresh, status=422, action_error=message)
 
 
-def form_refused(request: HttpRequest, game: Game, form: forms.Form) -> HttpResponse:
+def form_refused(request: HtmxHttpRequest, game: Game, form: forms.Form) -> HttpResponse:
     """The sheet again when a button's hidden fields are missing: nothing was done."""
     message = " ".join(str(error) for error in form.non_field_errors())
     return sheet_response(request, game, status=422, action_error=message)
@@ -298,16 +280,14 @@ def round_summary(rnd: Round, game: Game) -> str:
 
 
 @require_http_methods(["GET", "POST"])
-def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_sheet(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The score sheet; a POST records the next round (`round_record`).
 
     The form must carry the round `number` it was made for: a round sent twice is
     answered "recorded already"; one made before another phone added a round is refused,
     with the entered values kept under the new number to send again if still needed.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     if request.method != "POST":
         return sheet_response(request, game)
     form = RoundForm(request.POST, game=game)
@@ -324,8 +304,8 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             )
         except RuleViolation as exc:
             if exc.code == "round_already_recorded":
-                return already_done(request, slug, game.pk, rule_message(exc))
-            game = game_for(slug, game_id)
+                return already_done(request, game, rule_message(exc))
+            game = game_again(game)
             form = renumbered(form, game)
             form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
         else:
@@ -334,7 +314,7 @@ def game_sheet(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 _("Round %(number)s recorded: %(summary)s")
                 % {"number": rnd.number, "summary": round_summary(rnd, game)},
             )
-            return after_write(request, slug, game.pk)
+            return after_write(request, game)
     return sheet_response(request, game, status=422, round_form=form)
 
 
@@ -364,15 +344,13 @@ def round_of(game: Game, round_id: int) -> Round:
 
 
 @require_http_methods(["GET", "POST"])
-def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> HttpResponse:
+@director_required(game_for)
+def round_edit(request: HtmxHttpRequest, game: Game, round_id: int) -> HttpResponse:
     """Correct one round (`round_correct`); the whole game is replayed with the change.
 
     The form carries the round's token as opened: a round corrected meanwhile is not
     overwritten, and the refusal shows the round as it is now.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     rnd = round_of(game, round_id)
     template = "scoring/round_edit.html"
     context: dict[str, Any] = {
@@ -399,7 +377,8 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
             if exc.code != "round_changed":
                 form.add_error(None, rule_message(exc, seat_names=seat_names(game)))
             else:
-                game, rnd = game_for(slug, game_id), round_of(game, round_id)
+                game = game_again(game)
+                rnd = round_of(game, round_id)
                 now = RoundForm(initial=RoundForm.initial_for(rnd), game=game, correcting=True)
                 context.update(game=game, round=rnd, action_error=rule_message(exc))
                 return render_page(
@@ -411,22 +390,21 @@ def round_edit(request: HttpRequest, slug: str, game_id: int, round_id: int) -> 
                 _("Round %(number)s corrected: %(summary)s")
                 % {"number": fixed.number, "summary": round_summary(fixed, game)},
             )
-            return redirect("game_sheet", slug=slug, game_id=game.pk)
+            competition = game.match.matchday.competition
+            return redirect("game_sheet", slug=competition.slug, game_id=game.pk)
     return render_page(request, template, {**context, "form": form}, partial="form", status=422)
 
 
 @require_http_methods(["GET", "POST"])
-def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -> HttpResponse:
+@director_required(game_for)
+def round_delete(request: HtmxHttpRequest, game: Game, round_id: int) -> HttpResponse:
     """Delete one round (`round_delete`); GET asks to confirm (without JavaScript).
 
     The confirmation carries the round's token: a round changed meanwhile is not deleted
     unseen; one deleted already (the confirmation sent twice) is said so, not a 404.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     if request.method == "POST" and deleted_round(game, round_id):
-        return already_done(request, slug, game.pk, str(ROUND_GONE))
+        return already_done(request, game, str(ROUND_GONE))
     rnd = round_of(game, round_id)
     if request.method != "POST":
         context = {
@@ -443,14 +421,15 @@ def round_delete(request: HttpRequest, slug: str, game_id: int, round_id: int) -
         services.round_delete(round_id=rnd.pk, seen=form.cleaned_data["seen"], user=request.user)
     except RuleViolation as exc:
         if exc.code == "round_unknown":
-            return already_done(request, slug, game.pk, str(ROUND_GONE))
+            return already_done(request, game, str(ROUND_GONE))
         return refused(request, game, exc)
     messages.success(request, _("Round %(number)s deleted.") % {"number": rnd.number})
-    return after_write(request, slug, game.pk)
+    return after_write(request, game)
 
 
 @require_POST
-def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def round_undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Delete the last round (`round_undo`), if the sheet is still as the director saw it.
 
     On a game that is over, undoing changes the result (it reopens, or the winner of a
@@ -458,9 +437,6 @@ def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     dialog sends it) nothing is undone and the sheet says what would happen, with a
     button to confirm. So the warning comes before the undo without JavaScript too.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     form = UndoForm(request.POST)
     if not form.is_valid():
         return form_refused(request, game, form)
@@ -476,25 +452,23 @@ def round_undo(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         )
     except RuleViolation as exc:
         if exc.code == "round_unknown" and deleted_round(game, round_id):
-            return already_done(request, slug, game.pk, str(ROUND_GONE))
+            return already_done(request, game, str(ROUND_GONE))
         return refused(request, game, exc)
     if done:
         messages.warning(request, done)
     else:
         messages.success(request, _("Round %(number)s undone.") % {"number": number})
-    return after_write(request, slug, game.pk)
+    return after_write(request, game)
 
 
 @require_POST
-def game_totals(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_totals(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Enter a game's final totals instead of rounds (`game_totals_enter`).
 
     Refused when the game changed since the sheet was opened: the sheet shows what it
     holds now, with the entered totals ready to send again if still needed.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     form = GameTotalsForm(request.POST, game=game)
     if form.is_valid():
         total_a, total_b = form.cleaned_data["total_a"], form.cleaned_data["total_b"]
@@ -504,7 +478,7 @@ def game_totals(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             )
         except RuleViolation as exc:
             if exc.code == "game_changed_meanwhile":
-                fresh = game_for(slug, game_id)
+                fresh = game_again(game)
                 context = sheet_context(request, fresh, action_error=rule_message(exc))
                 if "totals_form" in context:
                     context["totals_form"] = GameTotalsForm(
@@ -518,17 +492,15 @@ def game_totals(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             messages.success(
                 request, _("Totals entered: %(a)s–%(b)s.") % {"a": total_a, "b": total_b}
             )
-            return after_write(request, slug, game.pk)
+            return after_write(request, game)
     return sheet_response(request, game, status=422, totals_form=form)
 
 
 @require_POST
-def game_close(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_close(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """End the game now, at a time limit (`game_close`); refused on a game without rounds."""
-    game = game_for(slug, game_id)
     competition = game.match.matchday.competition
-    if response := denied(request, competition):
-        return response
     form = SeenForm(request.POST)
     if not form.is_valid():
         return form_refused(request, game, form)
@@ -545,15 +517,13 @@ def game_close(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
         request,
         _("Game closed at %(a)s–%(b)s.") % {"a": closed.score_a, "b": closed.score_b},
     )
-    return after_write(request, slug, game.pk)
+    return after_write(request, game)
 
 
 @require_POST
-def game_reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_reopen(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Undo a close, or clear entered totals (`game_reopen`)."""
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     form = SeenForm(request.POST)
     if not form.is_valid():
         return form_refused(request, game, form)
@@ -562,38 +532,32 @@ def game_reopen(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Game reopened."))
-    return after_write(request, slug, game.pk)
+    return after_write(request, game)
 
 
 @require_POST
-def game_confirm(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_confirm(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Confirm a finished game's result, so it counts in the standings (`game_confirm`)."""
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     form = SeenForm(request.POST)
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        tournament_services.game_confirm(
-            game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"]
-        )
+        services.game_confirm(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Result confirmed: it counts in the standings."))
-    return after_write(request, slug, game.pk)
+    return after_write(request, game)
 
 
 @require_POST
-def game_seats(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
+@director_required(game_for)
+def game_seats(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """Seat the players and name the first caller, before round 1 (`game_seats_set`).
 
     Refused once the game has rounds, and when the seats were changed meanwhile (the
     sheet then shows them as they are); the same form sent twice changes nothing.
     """
-    game = game_for(slug, game_id)
-    if response := denied(request, game.match.matchday.competition):
-        return response
     form = SeatsForm(request.POST, game=game)
     if form.is_valid():
         try:
@@ -608,7 +572,7 @@ def game_seats(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
                 return refused(request, game, exc)
             form.add_error(None, rule_message(exc))
         else:
-            fresh = game_for(slug, game_id)
+            fresh = game_again(game)
             names = seat_names(fresh)
             if fresh.first_caller:
                 text = _("Seats set; %(caller)s calls round 1.") % {
@@ -617,7 +581,7 @@ def game_seats(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             else:
                 text = _("Seats set. Who calls round 1 is not known yet.")
             messages.success(request, text)
-            return after_write(request, slug, game.pk)
+            return after_write(request, game)
     return sheet_response(request, game, status=422, seats_form=form)
 
 
@@ -655,7 +619,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
 
 
 def _match_page(
-    request: HttpRequest, match: Any, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, match: Match, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return render_page(
         request,
@@ -667,15 +631,14 @@ def _match_page(
 
 
 @require_POST
-def match_totals(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+@director_required(match_for)
+def match_totals(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     """Enter a match known only as reported totals (`match_totals_enter`).
 
     Refused when the match changed since its page was opened: the page shows what it
     holds now (with the entered totals ready to send again while it takes totals).
     """
-    match = match_for(slug, match_id)
-    if response := denied(request, match.matchday.competition):
-        return response
+    slug = match.matchday.competition.slug
     form = MatchTotalsForm(request.POST, match=match)
     if form.is_valid():
         total_home, total_away = form.cleaned_data["total_home"], form.cleaned_data["total_away"]
@@ -690,7 +653,7 @@ def match_totals(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
             if exc.code == "match_changed_meanwhile":
                 # Said as a flash message: the totals form may be gone from the fresh page.
                 messages.error(request, rule_message(exc))
-                fresh = match_for(slug, match_id)
+                fresh = match_for(slug, match.pk)
                 extra = {}
                 if not fresh.games.exists():
                     initial = {"total_home": total_home, "total_away": total_away}
@@ -703,7 +666,7 @@ def match_totals(request: HttpRequest, slug: str, match_id: int) -> HttpResponse
                 _("Match totals entered: %(home)s–%(away)s.")
                 % {"home": total_home, "away": total_away},
             )
-            if request.htmx:  # type: ignore[attr-defined]
-                return _match_page(request, match_for(slug, match_id))
+            if request.htmx:
+                return _match_page(request, match_for(slug, match.pk))
             return redirect(reverse("match_detail", kwargs={"slug": slug, "match_id": match.pk}))
     return _match_page(request, match, status=422, totals_form=form)

@@ -1,10 +1,17 @@
-"""Project-wide test setup. Fixtures go in the conftest.py of each test folder."""
+"""Project-wide test setup, and the fixtures tests of more than one folder use (the others
+go in the conftest.py of their folder; builders of scenes are in tests/builders.py)."""
 
 import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
+
+from scoring.tasks import standings_refresh
+from tests.factories import league_staff
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,3 +45,25 @@ def _ci_runs_on_postgresql() -> None:
             "set DATABASE_URL=postgres://... (see .ci/run).",
             returncode=3,
         )
+
+
+@pytest.fixture
+def director_client(client: Client, db: None) -> Client:
+    """The test client logged in as league staff, who may direct every competition."""
+    client.force_login(league_staff())
+    return client
+
+
+@pytest.fixture
+def refreshed(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> Callable[[], AbstractContextManager[Any]]:
+    """`with refreshed(): <writes>` — the writes inside run their on-commit callbacks as
+    their commit would, and a `standings_refresh` they queue runs at once, as the worker
+    would take it (the test's own transaction never commits, and in CI a broker is
+    configured, so without this nothing would run). After the block, the stored standings
+    are what the app's own refresh made of the writes."""
+    monkeypatch.setattr(
+        standings_refresh, "delay", lambda **kwargs: standings_refresh.apply(kwargs=kwargs)
+    )
+    return lambda: django_capture_on_commit_callbacks(execute=True)

@@ -23,6 +23,7 @@ from benchmarks.generate import random_game
 from scoring import selectors, services
 from scoring.models import Game
 from scoring.services import RoundRecord
+from tests.builders import random_matchday
 from tests.factories import (
     CompetitionFactory,
     koppel_entries,
@@ -30,7 +31,7 @@ from tests.factories import (
 )
 from tournaments import director_views
 from tournaments import urls as tournament_urls
-from tournaments.models import Bye, Competition, Deduction, Match, Matchday
+from tournaments.models import Competition, Deduction, Match, Matchday
 
 SMALL, LARGE = 4, 24  # koppels
 MATCHDAYS = 3
@@ -139,23 +140,7 @@ def build(koppels: int) -> Built:
     entries = koppel_entries(competition, koppels + 1)
     for number in range(1, MATCHDAYS + 1):
         matchday = Matchday.objects.create(competition=competition, number=number)
-        order = entries[:]
-        rng.shuffle(order)
-        Bye.objects.create(matchday=matchday, entry=order.pop())
-        for table, index in enumerate(range(0, len(order), 2), start=1):
-            home, away = order[index], order[index + 1]
-            assert home.team is not None and away.team is not None
-            match = Match.objects.create(matchday=matchday, home=home, away=away, table=table)
-            game = Game.objects.create(
-                match=match,
-                table=1,
-                team_a=home.team,
-                team_b=away.team,
-                seat_1=home.team.player_1,
-                seat_2=away.team.player_1,
-                seat_3=home.team.player_2,
-                seat_4=away.team.player_2,
-            )
+        for table, game in random_matchday(matchday, entries, rng).items():
             if number == MATCHDAYS and table == 1:
                 continue  # left open
             services.game_rounds_load(game_id=game.pk, rounds=random_rounds(rng))

@@ -43,6 +43,7 @@ from django.utils.translation import ngettext, ngettext_lazy
 
 from scoring.messages import pairing_reason_message, rule_message
 from scoring.rules import (
+    METRICS,
     TIEBREAK_KEYS,
     RuleSet,
     RuleViolation,
@@ -74,9 +75,12 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import (
+    bye_add,
+    bye_delete,
     deduction_add,
     deduction_void,
     match_create,
+    match_delete,
     squad_member_add,
     squad_member_remove,
 )
@@ -223,21 +227,6 @@ class EntryInline(AdminInputMixin, admin.TabularInline):
 
 # ------------------------------------------------------------------ competitions
 
-# What each tie-break compares, after its name (`TIEBREAK_LABELS`), for the director who
-# picks them; DESIGN.md "Interchange format" says the same in full.
-TIEBREAK_EXPLAINED = {
-    "points": _("competition points for wins, draws and losses"),
-    "saldo": _("game points for minus game points against"),
-    "points_for": _("game points scored"),
-    "wins": _("matches won"),
-    "kaps": _("rounds won with a kap or a kap by partner"),
-    "baunies": _("baunies made"),
-    "buchholz": _("the competition points of the entry's opponents, added up"),
-    "head_to_head": _(
-        "competition points in the matches among the tied entries (only when each two of "
-        "them met equally often)"
-    ),
-}
 TIEBREAK_CHOICES = [(key, TIEBREAK_LABELS[key]) for key in TIEBREAK_KEYS]
 TIEBREAKS_HELP = _(
     "Entries level on competition points are ranked by these, in this order, each only "
@@ -247,12 +236,14 @@ TIEBREAKS_HELP = _(
 
 
 def _tiebreaks_help() -> SafeString:
-    """The tie-breaks' help: what they do, then what each compares (a list, as HTML: the
-    admin shows help texts unescaped, so every text is escaped here)."""
+    """The tie-breaks' help: what they do, then what each compares, after its name, for the
+    director who picks them (`METRICS`; DESIGN.md "Interchange format" says the same in
+    full). A list, as HTML: the admin shows help texts unescaped, so every text is escaped
+    here."""
     items = format_html_join(
         "",
         "<li>{}: {}</li>",
-        ((TIEBREAK_LABELS[key], TIEBREAK_EXPLAINED[key]) for key in TIEBREAK_KEYS),
+        ((TIEBREAK_LABELS[metric.key], _(metric.explanation)) for metric in METRICS),
     )
     return format_html('{}<ul class="tiebreak-help">{}</ul>', TIEBREAKS_HELP, items)
 
@@ -310,6 +301,8 @@ class CompetitionSetupForm(CompetitionAdminForm):
 
     tiebreaks = OrderedChoicesField(
         label=capfirst(Competition._meta.get_field("tiebreaks").verbose_name),
+        # A new competition starts with the model's tie-breaks (docs/interchange.md's).
+        initial=Competition._meta.get_field("tiebreaks").get_default,
         choices=TIEBREAK_CHOICES,
         help_text=tiebreaks_help(),
         error_messages={
@@ -799,6 +792,57 @@ def _add_refusals(form: forms.ModelForm, refusals: dict[str, RuleViolation]) -> 
         form.add_error(name, forms.ValidationError(rule_message(exc), code=exc.code))
 
 
+def _deleted_or_refused(
+    action: Callable[..., HttpResponse | None],
+    modeladmin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+) -> HttpResponse | None:
+    """The list's "delete selected" `action` in one transaction: a service's refusal of one
+    row deletes none (nor logs them deleted) and says why."""
+    try:
+        with transaction.atomic():
+            return action(modeladmin, request, queryset)
+    except RuleViolation as exc:
+        modeladmin.message_user(request, rule_message(exc), messages.ERROR)
+        return None
+
+
+class DeletedByServiceAdmin(ResultGuardAdmin):
+    """A `ResultGuardAdmin` whose rows are deleted by a service (`delete_row`), one by one:
+    its locks, checks, history and standings refresh, as on the director's pages. A
+    refusal (the row came to hold a result since the page was shown) is said on the page,
+    and nothing is deleted."""
+
+    def delete_row(self, obj: Any) -> None:
+        raise NotImplementedError
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self.delete_row(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in list(queryset.order_by("pk")):
+            self.delete_row(obj)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions: dict[str, Any] = dict(super().get_actions(request))
+        if "delete_selected" in actions:
+            action, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (partial(_deleted_or_refused, action), name, description)
+        return actions
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except RuleViolation as exc:  # `delete_view` runs in one transaction: rolled back
+            self.message_user(request, rule_message(exc), messages.ERROR)
+            opts = self.model._meta
+            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
+            return HttpResponseRedirect(url)
+
+
 class MatchAdminForm(forms.ModelForm):
     """Who meets whom on a matchday: two entries of its competition, neither of which plays
     another match or has the bye that day (so no reversed match either)."""
@@ -825,10 +869,11 @@ class MatchAdminForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
-    """Matches. A new one is made by `match_create` (its table; a pairs match's game). Its
-    matchday, home and away are fixed once it has games or a result, and one with a result
-    (reported totals, a forfeit, a game with a result) can't be deleted."""
+class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
+    """Matches. A new one is made by `match_create` (its table; a pairs match's game) and
+    one goes by `match_delete`. Its matchday, home and away are fixed once it has games or
+    a result, and one with a result (reported totals, a forfeit, a game with a result)
+    can't be deleted."""
 
     form = MatchAdminForm
     competition_lookup = "matchday__competition_id"
@@ -875,6 +920,7 @@ class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
         "table",
         "forfeit",
         "forfeit_reason",
+        "forfeit_cause",
         "pairing_reason",
     ]
     fieldsets = [
@@ -899,7 +945,7 @@ class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
             _("Table, forfeit and pairing (read-only)"),
             {
                 "description": SCHEDULE_READ_ONLY,
-                "fields": ["table", "forfeit", "forfeit_reason", "pairing_reason"],
+                "fields": ["table", "forfeit", "forfeit_reason", "forfeit_cause", "pairing_reason"],
             },
         ),
     ]
@@ -922,6 +968,9 @@ class MatchAdmin(AdminInputMixin, ResultGuardAdmin):
         )  # a refusal (a race since the form's check) is shown on the form
         obj.pk = created.pk
         obj.refresh_from_db()
+
+    def delete_row(self, obj: Match) -> None:
+        match_delete(match_id=obj.pk)
 
     @admin.display(description=_("match page"))
     def director_page(self, match: Match) -> str:
@@ -960,10 +1009,11 @@ class ByeAdminForm(forms.ModelForm):
 
 
 @admin.register(Bye)
-class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
-    """Byes: added here for a manual schedule (checked like a match), else made by the
-    schedule services. A saved bye is read-only; delete it to move it, until its matchday
-    is played (a match of it has a result): from then on the bye counts, and stays."""
+class ByeAdmin(AdminInputMixin, DeletedByServiceAdmin):
+    """Byes: added here for a manual schedule (checked like a match; `bye_add`), else made
+    by the schedule services. A saved bye is read-only; delete it to move it (`bye_delete`),
+    until its matchday is played (a match of it has a result): from then on the bye
+    counts, and stays."""
 
     form = ByeAdminForm
     competition_lookup = "matchday__competition_id"
@@ -995,6 +1045,17 @@ class ByeAdmin(AdminInputMixin, ResultGuardAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return obj is None and super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Bye, form: Any, change: bool) -> None:
+        if change:  # not reachable: a saved bye is read-only
+            return
+        # The form checked the places already; a refusal since (a race) shows on the form.
+        created = bye_add(matchday_id=obj.matchday_id, entry_id=obj.entry_id)
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def delete_row(self, obj: Bye) -> None:
+        bye_delete(bye_id=obj.pk)
 
 
 # ------------------------------------------------------------------ deductions

@@ -16,12 +16,11 @@ from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
-from django_htmx.http import HttpResponseClientRedirect
 
 from scoring import selectors, services
-from scoring.views import denied
 from tournaments.models import Competition, Matchday
-from tournaments.views import matchday_for, render_page
+from tournaments.view_helpers import matchday_for, render_page
+from troefclub.access import HtmxHttpRequest, director_required
 
 # Seconds between two refreshes of the director's board: a round takes a table a minute
 # or more, so five seconds shows it "at once" without a request a second per director.
@@ -37,15 +36,6 @@ DISPLAY_PAGE_SECONDS = 15
 DISPLAY_STANDINGS_TOP = 48
 DISPLAY_STANDINGS_MAX = 500
 DISPLAY_VIEWS = ("pairings", "standings")
-
-
-def _poll_denied(request: HttpRequest, competition: Competition) -> HttpResponse | None:
-    """`denied`, but a poll (htmx) that is no longer allowed (logged out, director no
-    more) reloads the whole page instead of swapping the login page into the board."""
-    response = denied(request, competition)
-    if response is not None and request.htmx:  # type: ignore[attr-defined]
-        return HttpResponseClientRedirect(request.get_full_path())
-    return response
 
 
 Shown = list[
@@ -69,17 +59,17 @@ def _shown(board: selectors.MatchdayBoard, state: str) -> Shown:
 
 
 @require_GET
-def matchday_board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+@director_required(matchday_for, poll=True)
+def matchday_board(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     """Every table of the matchday with its live score and state, for its director;
-    `state` shows only the tables in one state (`selectors.TABLE_GROUPS`)."""
-    matchday = matchday_for(slug, number)
+    `state` shows only the tables in one state (`selectors.TABLE_GROUPS`). A poll that is
+    no longer allowed (logged out, director no more) reloads the whole page instead of
+    swapping the login page into the board."""
     competition = matchday.competition
-    if response := _poll_denied(request, competition):
-        return response
     board = selectors.matchday_board(matchday=matchday)
     now = timezone.localtime()
     version = selectors.board_version(board, minute=now)
-    if request.htmx and request.GET.get("v") == version:  # type: ignore[attr-defined]
+    if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)  # the poll's board is still what it shows
     state = request.GET.get("state", "")
     notice = ""

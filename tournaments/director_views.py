@@ -24,7 +24,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -36,7 +36,6 @@ from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.tokens import deductions_token, deductions_token_of, match_token, matchday_token_of
-from scoring.views import denied
 from tournaments import services
 from tournaments.forms import (
     ENTRY_LIST_ID,
@@ -59,23 +58,25 @@ from tournaments.forms import (
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from tournaments.schedules import away_place
 from tournaments.tables import page_links
-from tournaments.views import (
+from tournaments.view_helpers import (
     ENTRY_JOINS,
     MATCHES_PER_PAGE,
     SEARCH_MAX_LENGTH,
     capped_text,
+    competition_for,
     match_adjustment_lines,
     match_for,
     match_page_context,
     render_page,
 )
+from troefclub.access import HtmxHttpRequest, director_required
 
 ENTRY_NAME_JOINS = ("entry__team__player_1", "entry__team__player_2", "entry__club")
 # A matchday of at most this many matches lists them on the schedule page; a bigger one
 # (a 1,000-koppel tournament has 500) shows its counts and links to its own page (issue 7).
 SCHEDULE_MATCHES_LISTED = 16
 
-Action = Callable[[HttpRequest, Any], HttpResponse]
+Action = Callable[[HtmxHttpRequest, Any], HttpResponse]
 
 # Codes that say a form's work is done already (it was sent twice): answered as news with
 # the fresh page, not as an error.
@@ -162,7 +163,7 @@ def competition_context(competition: Competition, **extra: Any) -> dict[str, Any
 
 
 def _competition_response(
-    request: HttpRequest, competition: Competition, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, competition: Competition, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return render_page(
         request,
@@ -173,23 +174,25 @@ def _competition_response(
     )
 
 
-def _competition_done(request: HttpRequest, competition: Competition, text: str) -> HttpResponse:
+def _competition_done(
+    request: HtmxHttpRequest, competition: Competition, text: str
+) -> HttpResponse:
     """PRG after a successful action; for htmx the fresh schedule partial."""
     messages.success(request, text)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return _competition_response(request, competition)
     return redirect("competition_manage", slug=competition.slug)
 
 
-def _already(request: HttpRequest, competition: Competition, text: str) -> HttpResponse:
+def _already(request: HtmxHttpRequest, competition: Competition, text: str) -> HttpResponse:
     """A form sent twice: its work is done, said as news with the fresh schedule (PRG)."""
     messages.info(request, text)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return _competition_response(request, competition)
     return redirect("competition_manage", slug=competition.slug)
 
 
-def _generate(request: HttpRequest, competition: Competition) -> HttpResponse:
+def _generate(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     form = RoundRobinForm(request.POST, prefix="rr")
     if form.is_valid():
         try:
@@ -214,7 +217,7 @@ def _generate(request: HttpRequest, competition: Competition) -> HttpResponse:
     return _competition_response(request, competition, status=422, generate_form=form)
 
 
-def _pair(request: HttpRequest, competition: Competition) -> HttpResponse:
+def _pair(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     form = SwissPairForm(request.POST, prefix="pair")
     show_override = bool(request.POST.get("pair-override_reason", "").strip())
     if form.is_valid():
@@ -242,7 +245,7 @@ def _pair(request: HttpRequest, competition: Competition) -> HttpResponse:
     )
 
 
-def _matchday_add(request: HttpRequest, competition: Competition) -> HttpResponse:
+def _matchday_add(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     form = MatchdayAddForm(request.POST, prefix="matchday")
     if form.is_valid():
         try:
@@ -270,7 +273,7 @@ def _matchday_add(request: HttpRequest, competition: Competition) -> HttpRespons
     return _competition_response(request, competition, status=422, matchday_form=form)
 
 
-def _deduction_add(request: HttpRequest, competition: Competition) -> HttpResponse:
+def _deduction_add(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     form = DeductionForm(request.POST, competition=competition, prefix="deduction")
     if form.is_valid():
         try:
@@ -314,7 +317,7 @@ def _deduction_add(request: HttpRequest, competition: Competition) -> HttpRespon
     return _competition_response(request, competition, status=422, deduction_form=form)
 
 
-def _deduction_void(request: HttpRequest, competition: Competition) -> HttpResponse:
+def _deduction_void(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     form = DeductionVoidForm(request.POST, competition=competition)
     if form.is_valid():
         try:
@@ -354,11 +357,9 @@ COMPETITION_ACTIONS: dict[str, Action] = {
 
 
 @require_http_methods(["GET", "POST"])
-def competition_manage(request: HttpRequest, slug: str) -> HttpResponse:
+@director_required(competition_for)
+def competition_manage(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     """The schedule: generate the round robin or pair the next Swiss matchday; deductions."""
-    competition = get_object_or_404(Competition, slug=slug)
-    if response := denied(request, competition):
-        return response
     if request.method != "POST":
         return _competition_response(request, competition)
     action = COMPETITION_ACTIONS.get(request.POST.get("action", ""))
@@ -475,7 +476,7 @@ def _scalable(matchday: Matchday) -> bool:
 
 
 def _matchday_response(
-    request: HttpRequest, matchday: Matchday, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, matchday: Matchday, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     return render_page(
@@ -503,7 +504,7 @@ def _problem_keys(matchday: Matchday) -> set[tuple[Any, ...]]:
     }
 
 
-def _warn_new_problems(request: HttpRequest, matchday: Matchday, before: set[Any]) -> None:
+def _warn_new_problems(request: HtmxHttpRequest, matchday: Matchday, before: set[Any]) -> None:
     """After an edit: a warning for each rematch or second bye it made (still allowed)."""
     problems = selectors.matchday_problems(matchday=matchday)
     for rematch in problems.rematches:
@@ -533,10 +534,10 @@ def repeat_bye_text(repeat: selectors.RepeatBye) -> str:
 
 
 def _matchday_done(
-    request: HttpRequest, matchday: Matchday, text: str, *, level: int = messages.SUCCESS
+    request: HtmxHttpRequest, matchday: Matchday, text: str, *, level: int = messages.SUCCESS
 ) -> HttpResponse:
     messages.add_message(request, level, text)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return _matchday_response(request, matchday)
     url = reverse(
         "matchday_manage", kwargs={"slug": matchday.competition.slug, "number": matchday.number}
@@ -545,7 +546,7 @@ def _matchday_done(
     return redirect(f"{url}?{request.GET.urlencode()}" if request.GET else url)
 
 
-def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+def _swap(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     form = SwapForm(
         request.POST,
         competition=matchday.competition,
@@ -580,7 +581,7 @@ def _swap(request: HttpRequest, matchday: Matchday) -> HttpResponse:
     return _matchday_response(request, matchday, status=422, swap_form=form)
 
 
-def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+def _move(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     form = TableMoveForm(
         request.POST, matchday=matchday, prefix="move", scalable=_scalable(matchday)
     )
@@ -602,7 +603,7 @@ def _move(request: HttpRequest, matchday: Matchday) -> HttpResponse:
     return _matchday_response(request, matchday, status=422, move_form=form)
 
 
-def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+def _add(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     form = MatchAddForm(
         request.POST,
         competition=matchday.competition,
@@ -633,7 +634,7 @@ def _add(request: HttpRequest, matchday: Matchday) -> HttpResponse:
     return _matchday_response(request, matchday, status=422, add_form=form)
 
 
-def _delete(request: HttpRequest, matchday: Matchday) -> HttpResponse:
+def _delete(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     form = MatchDeleteForm(request.POST, matchday=matchday, prefix="delete")
     error = _("That match does not exist (any more).")
     if form.is_valid():
@@ -657,15 +658,15 @@ MATCHDAY_ACTIONS: dict[str, Action] = {
 }
 
 
-def _matchday_delete(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+@director_required(competition_for)
+def _matchday_delete(
+    request: HtmxHttpRequest, competition: Competition, number: int
+) -> HttpResponse:
     """Delete the matchday (`matchday_delete`), then back to the schedule.
 
     Before the matchday is looked up: sent twice, the second post finds it gone and is
     answered "deleted already" with the schedule, not with a 404.
     """
-    competition = get_object_or_404(Competition, slug=slug)
-    if response := denied(request, competition):
-        return response
     form = MatchdayDeleteForm(request.POST)
     matchday = Matchday.objects.filter(competition=competition, number=number).first()
     if not form.is_valid():
@@ -691,23 +692,30 @@ def _matchday_delete(request: HttpRequest, slug: str, number: int) -> HttpRespon
 
 
 def _schedule_after(
-    request: HttpRequest, competition: Competition, text: str, *, level: int = messages.SUCCESS
+    request: HtmxHttpRequest, competition: Competition, text: str, *, level: int = messages.SUCCESS
 ) -> HttpResponse:
     """To the schedule after a matchday is gone: its own page no longer exists, so htmx is
     told to load the schedule page instead of swapping a partial."""
     messages.add_message(request, level, text)
     url = reverse("competition_manage", kwargs={"slug": competition.slug})
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return HttpResponseClientRedirect(url)
     return redirect(url)
 
 
 @require_http_methods(["GET", "POST"])
-def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def matchday_manage(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     """One matchday: pairing reasons, the bye, swaps, table moves, added and removed matches,
     and deleting it (the last matchday, while it has no results)."""
     if request.method == "POST" and request.POST.get("action") == "matchday_delete":
-        return _matchday_delete(request, slug, number)
+        return _matchday_delete(request, slug=slug, number=number)
+    return _matchday_page(request, slug=slug, number=number)
+
+
+def matchday_managed(slug: str, number: int) -> Matchday:
+    """Matchday `number` of competition `slug` for its director's page: its competition
+    joined, whether it is the last (`is_last`) and the competition's entry count
+    (`entry_count`) annotated; else 404."""
     later = Matchday.objects.filter(
         competition=OuterRef("competition"), number__gt=OuterRef("number")
     )
@@ -718,15 +726,18 @@ def matchday_manage(request: HttpRequest, slug: str, number: int) -> HttpRespons
         .annotate(count=Count("pk"))
         .values("count")
     )
-    matchday = get_object_or_404(
+    return get_object_or_404(
         Matchday.objects.select_related("competition").annotate(
             is_last=~Exists(later), entry_count=Coalesce(Subquery(entries), 0)
         ),
         competition__slug=slug,
         number=number,
     )
-    if response := denied(request, matchday.competition):
-        return response
+
+
+@director_required(matchday_managed)
+def _matchday_page(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
+    """The matchday page (GET) and its actions (`MATCHDAY_ACTIONS`) but the delete."""
     if request.method != "POST":
         return _matchday_response(request, matchday)
     action = MATCHDAY_ACTIONS.get(request.POST.get("action", ""))
@@ -806,7 +817,7 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
 
 
 def _match_response(
-    request: HttpRequest, match: Match, *, status: int = 200, **extra: Any
+    request: HtmxHttpRequest, match: Match, *, status: int = 200, **extra: Any
 ) -> HttpResponse:
     return render_page(
         request,
@@ -817,20 +828,20 @@ def _match_response(
     )
 
 
-def _match_done(request: HttpRequest, match: Match, text: str) -> HttpResponse:
+def _match_done(request: HtmxHttpRequest, match: Match, text: str) -> HttpResponse:
     messages.success(request, text)
-    if request.htmx:  # type: ignore[attr-defined]
+    if request.htmx:
         return _match_response(request, match_for(match.matchday.competition.slug, match.pk))
     return redirect("match_manage", slug=match.matchday.competition.slug, match_id=match.pk)
 
 
-def _match_changed(request: HttpRequest, match: Match, exc: RuleViolation) -> HttpResponse:
+def _match_changed(request: HtmxHttpRequest, match: Match, exc: RuleViolation) -> HttpResponse:
     """The match as it is now, with fresh forms, and why nothing was saved."""
     fresh = match_for(match.matchday.competition.slug, match.pk)
     return _match_response(request, fresh, status=422, action_error=rule_message(exc))
 
 
-def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
+def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     competition = match.matchday.competition
     form = ClubLineupForm(
         request.POST,
@@ -872,7 +883,7 @@ def _lineup(request: HttpRequest, match: Match) -> HttpResponse:
     return _match_response(request, match, status=422, lineup_form=form)
 
 
-def _forfeit(request: HttpRequest, match: Match) -> HttpResponse:
+def _forfeit(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     form = ForfeitForm(request.POST, prefix="forfeit")
     if form.is_valid():
         try:
@@ -900,11 +911,9 @@ MATCH_ACTIONS: dict[str, Action] = {"lineup": _lineup, "forfeit": _forfeit}
 
 
 @require_http_methods(["GET", "POST"])
-def match_manage(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+@director_required(match_for)
+def match_manage(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     """A match for its director: the club lineup (movement), forfeits, links to the sheets."""
-    match = match_for(slug, match_id)
-    if response := denied(request, match.matchday.competition):
-        return response
     if request.method != "POST":
         return _match_response(request, match)
     action = MATCH_ACTIONS.get(request.POST.get("action", ""))

@@ -25,10 +25,10 @@ from django.views.decorators.http import require_safe
 from scoring import selectors, services
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
-from scoring.views import denied
 from tournaments import exports, pdf
 from tournaments.models import Competition, Entry, Matchday, Player, Team
-from tournaments.views import matchday_byes, matchday_for
+from tournaments.view_helpers import matchday_byes, matchday_for
+from troefclub.access import HtmxHttpRequest, director_required
 
 # Grid lines beyond the longest game to the target: redeals and a crossed-out line.
 SPARE_ROWS = 5
@@ -189,34 +189,38 @@ def pdf_response(data: bytes, filename: str, *, private: bool) -> HttpResponse:
     return response
 
 
-@require_safe
-@never_cache
-def game_sheet_pdf(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    """One game's A4 score sheet with its table link's QR code (directors only)."""
+def sheet_game_for(slug: str, game_id: int) -> Game:
+    """The game `game_id` of competition `slug` as its score sheet shows it
+    (`_games_with_names`); else 404."""
     games = _games_with_names(
         Game.objects.filter(pk=game_id, match__matchday__competition__slug=slug)
     )
     if not games:
         raise Http404("no such game")
-    competition = games[0].match.matchday.competition
-    if response := denied(request, competition):
-        return response
-    data = pdf.game_sheets_pdf(game_sheets(request, games))
-    return pdf_response(data, f"{slug}-game-{game_id}.pdf", private=True)
+    return games[0]
 
 
 @require_safe
 @never_cache
-def matchday_sheets_pdf(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+@director_required(sheet_game_for)
+def game_sheet_pdf(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """One game's A4 score sheet with its table link's QR code (directors only)."""
+    data = pdf.game_sheets_pdf(game_sheets(request, [game]))
+    slug = game.match.matchday.competition.slug
+    return pdf_response(data, f"{slug}-game-{game.pk}.pdf", private=True)
+
+
+@require_safe
+@never_cache
+@director_required(matchday_for)
+def matchday_sheets_pdf(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     """Every game of a matchday, a score sheet a page, by table (directors only)."""
-    matchday = matchday_for(slug, number)
     competition = matchday.competition
-    if response := denied(request, competition):
-        return response
     games = _games_with_names(Game.objects.filter(match__matchday=matchday))
     title = f"{competition.name} · {matchday_place(matchday)}"
     data = pdf.game_sheets_pdf(game_sheets(request, games), title=title)
-    return pdf_response(data, f"{slug}-matchday-{number}-sheets.pdf", private=True)
+    filename = f"{competition.slug}-matchday-{matchday.number}-sheets.pdf"
+    return pdf_response(data, filename, private=True)
 
 
 @require_safe

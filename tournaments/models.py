@@ -146,11 +146,26 @@ class Team(models.Model):
         return frozenset((self.player_1_id, self.player_2_id))
 
 
+# The one source of a new competition's settings: the rule options default to the engine's
+# standard rule set and points scheme (RULES.md), the tie-breaks to docs/interchange.md's;
+# the formats' defaults are the fields' below. The admin's add form and the importer (for a
+# key a file leaves out, `tournaments.interchange.constants`) read them from these fields.
+STANDARD_RULES = RuleSet()
+STANDARD_POINTS = PointsScheme()
+TIEBREAKS_DEFAULT = ("points", "saldo", "points_for", "head_to_head")
+
+
+def tiebreaks_default() -> list[str]:
+    """The tie-breaks of a new competition (docs/interchange.md): a new list each time."""
+    return list(TIEBREAKS_DEFAULT)
+
+
 class Competition(models.Model):
     """One league season or one tournament, with its rule set and standings settings.
 
     The rule fields are RULES.md "Rule-set options"; `rule_set` turns them into the
-    engine's `RuleSet`. `tiebreaks` is an ordered list of DESIGN.md tie-break keys.
+    engine's `RuleSet`, whose defaults are theirs (`STANDARD_RULES`). `tiebreaks` is an
+    ordered list of DESIGN.md tie-break keys.
     """
 
     class Kind(models.TextChoices):
@@ -191,7 +206,7 @@ class Competition(models.Model):
         _("target score"),
         null=True,
         blank=True,
-        default=20,
+        default=STANDARD_RULES.target_score,
         help_text=_(
             "Game points: a game ends when a koppel reaches this score (usually 20). Empty: "
             "no target."
@@ -205,7 +220,7 @@ class Competition(models.Model):
     )
     kap_partner_allowed = models.BooleanField(
         _("kap by partner allowed (2 points)"),
-        default=True,
+        default=STANDARD_RULES.kap_partner_allowed,
         help_text=_(
             "On: when the partner of the 7th trick's winner says kap, the koppel gets 2 game "
             "points. Off: that result is refused."
@@ -213,26 +228,26 @@ class Competition(models.Model):
     )
     early_kap_penalty = models.PositiveSmallIntegerField(
         _("early-kap penalty"),
-        default=2,
+        default=STANDARD_RULES.early_kap_penalty,
         help_text=_("Game points to the other koppel when a player says kap too early."),
     )
     stinkende_kap_bonus = models.PositiveSmallIntegerField(
         _("stinkende kap bonus"),
-        default=0,
+        default=STANDARD_RULES.stinkende_kap_bonus,
         help_text=_(
             "Extra game points when the koppel that did not call makes a kap. 0: no bonus."
         ),
     )
     stinkende_baunie_bonus = models.PositiveSmallIntegerField(
         _("stinkende baunie bonus"),
-        default=0,
+        default=STANDARD_RULES.stinkende_baunie_bonus,
         help_text=_(
             "Extra game points when the koppel that did not call makes a baunie. 0: no bonus."
         ),
     )
     redeal_allowed = models.BooleanField(
         _("no-picture redeal allowed"),
-        default=True,
+        default=STANDARD_RULES.redeal_allowed,
         help_text=_(
             "On: a caller without king, queen or jack may ask for a new deal (a round worth "
             "nothing). Off: that result is refused."
@@ -240,7 +255,7 @@ class Competition(models.Model):
     )
     callers_required = models.BooleanField(
         _("callers recorded"),
-        default=False,
+        default=STANDARD_RULES.callers_required,
         help_text=_(
             "On: every round names its caller and the seats must be set; a caller out of "
             "turn is refused."
@@ -248,7 +263,7 @@ class Competition(models.Model):
     )
     close_by_director_allowed = models.BooleanField(
         _("director may close a game (time limit)"),
-        default=False,
+        default=STANDARD_RULES.close_by_director_allowed,
         help_text=_("On: the director may end a game before the target (e.g. at closing time)."),
     )
     # RULES.md "Rule-set options": recorded for information only, no effect on scoring,
@@ -367,22 +382,22 @@ class Competition(models.Model):
 
     points_win = models.PositiveSmallIntegerField(
         _("points for a win"),
-        default=2,
+        default=STANDARD_POINTS.win,
         help_text=_("Competition points for a won match (the standings' “Pts”)."),
     )
     points_draw = models.PositiveSmallIntegerField(
         _("points for a draw"),
-        default=1,
+        default=STANDARD_POINTS.draw,
         help_text=_("Competition points for a drawn match."),
     )
     points_loss = models.PositiveSmallIntegerField(
         _("points for a loss"),
-        default=0,
+        default=STANDARD_POINTS.loss,
         help_text=_("Competition points for a lost match."),
     )
     tiebreaks = models.JSONField(
         _("tie-breaks"),
-        default=list,
+        default=tiebreaks_default,
         blank=True,
         help_text=_(
             "How entries level on competition points are ranked, in order (a list of "
@@ -760,6 +775,24 @@ class Match(models.Model):
         max_length=200,
         blank=True,
         help_text=_("Why the match was forfeited, shown with the result."),
+    )
+
+    class ForfeitCause(models.TextChoices):
+        DIRECTOR = "director", _("the director")
+        LINEUP = "lineup", _("the lineup (too few koppels)")
+
+    # Who forfeited the match: a lineup's forfeit (`club_match_lineup_set`) is lifted again
+    # by a lineup that fields enough koppels; the director's stays until the director
+    # lifts it. Meaningless while `forfeit` is empty.
+    forfeit_cause = models.CharField(
+        _("forfeited by"),
+        max_length=8,
+        choices=ForfeitCause.choices,
+        default=ForfeitCause.DIRECTOR,
+        help_text=_(
+            "Who set the forfeit: the director, or the lineup, which lifts it again once both "
+            "sides field enough koppels."
+        ),
     )
     # Why the pairing was made (Swiss): {"code": "...", "params": {...}}, worded at the edge.
     pairing_reason = models.JSONField(

@@ -1,5 +1,6 @@
-"""Writes for competition set-up: schedules, Swiss pairings, manual edits, club matches,
-forfeits, deductions, squads and confirmation.
+"""Writes for competition set-up: schedules, Swiss pairings, manual edits (matches and
+byes), club matches, forfeits, deductions and squads. (A game's confirmation is a game
+write: `scoring.services.game_confirm`.)
 
 Same shape as `scoring.services`: keyword-only, one transaction, the rows that two
 directors could race on locked, refusals as `RuleViolation` codes (worded in
@@ -21,16 +22,10 @@ from simple_history.utils import bulk_create_with_history
 from scoring import selectors as scoring_selectors
 from scoring.models import Game
 from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
-from scoring.services import (
-    acting_user,
-    game_dispute_settle_confirmed,
-    standings_refresh_on_commit,
-    trigger_violations,
-)
+from scoring.services import standings_refresh_on_commit, trigger_violations
 from scoring.tokens import (
     deductions_token,
     deductions_token_newest,
-    game_token,
     match_token,
     matchday_token,
 )
@@ -504,6 +499,47 @@ def match_delete(*, match_id: int) -> None:
 
 @trigger_violations
 @transaction.atomic
+def bye_add(*, matchday_id: int, entry_id: int) -> Bye:
+    """Give an entry the bye of a matchday by hand (a manual schedule: the admin's bye
+    page); nobody plays twice on one matchday, so the entry has no match that day and no
+    bye yet. The bye's reason stays empty: given by hand.
+
+    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, and `_places_check`'s codes
+    (`entry_twice_on_matchday` (params entry, first, second), ...).
+    """
+    matchday = _matchday_locked(matchday_id)
+    competition = matchday.competition
+    entry = _entry_of(competition, entry_id)
+    _places_check(_entry_ids(competition), stored=_matchday_places(matchday), byes=[entry.pk])
+    bye = Bye.objects.create(matchday=matchday, entry=entry)
+    standings_refresh_on_commit(competition.pk)
+    return bye
+
+
+@transaction.atomic
+def bye_delete(*, bye_id: int) -> None:
+    """Take a bye off its matchday (to give it to another entry), until the matchday is
+    played: from then on the bye counts in the standings and stays
+    (`scoring.selectors.result_holders`). A bye deleted already is left so.
+
+    Raises RuleViolation: `bye_counts` (param number).
+    """
+    matchday_id = Bye.objects.filter(pk=bye_id).values_list("matchday_id", flat=True).first()
+    if matchday_id is None:
+        return
+    # The matchday first, as `match_create` and `bye_add` lock it: its places hold still.
+    matchday = _matchday_locked(matchday_id)
+    bye = Bye.objects.select_for_update().filter(pk=bye_id).first()
+    if bye is None:
+        return
+    if scoring_selectors.holds_result(bye):
+        raise RuleViolation("bye_counts", number=matchday.number)
+    bye.delete()
+    standings_refresh_on_commit(matchday.competition_id)
+
+
+@trigger_violations
+@transaction.atomic
 def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int, seen: str) -> None:
     """Swap two entries' places on a matchday: between two matches, or with the bye.
 
@@ -653,8 +689,10 @@ def club_match_lineup_set(
     (one more would bring a home koppel back to an away koppel it met). A koppel facing an
     empty place (the smaller side, or a koppel not yet arrived) sits out that sitting and
     scores nothing. A side with fewer than `min_koppels` koppels forfeits the match
-    (DESIGN.md club competitions; issue 3). When the competition requires squads, every
-    player must be on their club's squad for the season.
+    (DESIGN.md club competitions; issue 3): a forfeit caused by the lineup
+    (`Match.ForfeitCause.LINEUP`), lifted again by a lineup that fields enough koppels.
+    When the competition requires squads, every player must be on their club's squad for
+    the season.
 
     The lineup is kept on the match (`Match.lineup`): {"home": [...], "away": [...],
     "late": {"<team id>": sitting}}, the places as played (front first).
@@ -772,9 +810,13 @@ def club_match_lineup_set(
     if short:
         match.forfeit = "both" if len(short) == 2 else short[0]
         match.forfeit_reason = _short_reason(competition, home_teams, away_teams, short)
-    elif match.forfeit and match.forfeit_reason.startswith("lineup:"):
+        match.forfeit_cause = Match.ForfeitCause.LINEUP
+    elif match.forfeit and match.forfeit_cause == Match.ForfeitCause.LINEUP:
+        # The lineup's own forfeit goes with a lineup that fields enough koppels; the
+        # director's stays.
         match.forfeit, match.forfeit_reason = "", ""
-    match.save(update_fields=["forfeit", "forfeit_reason", "lineup"])
+        match.forfeit_cause = Match.ForfeitCause.DIRECTOR
+    match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause", "lineup"])
     standings_refresh_on_commit(competition.pk)
     return match
 
@@ -858,13 +900,13 @@ def _short_reason(
     away_teams: Sequence[int | None],
     short: list[str],
 ) -> str:
+    """Why the `short` sides ("home", "away") forfeit: "fewer than 3 koppels (home 2)"."""
     counts = {
         "home": sum(t is not None for t in home_teams),
         "away": sum(t is not None for t in away_teams),
     }
     details = ", ".join(f"{side} {counts[side]}" for side in short)
-    # "lineup:" marks a forfeit the lineup made, so a corrected lineup can lift it again.
-    return f"lineup: fewer than {competition.min_koppels} koppels ({details})"
+    return f"fewer than {competition.min_koppels} koppels ({details})"
 
 
 def forfeit_check(side: str, reason: str) -> str:
@@ -885,6 +927,9 @@ def forfeit_check(side: str, reason: str) -> str:
 def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Match:
     """Record (or with `side=""` lift) a forfeit: the side loses the match whatever was played.
 
+    The forfeit is the director's (`Match.ForfeitCause.DIRECTOR`): a lineup can't lift it.
+    The one a lineup made stays the lineup's while the form sends it back unchanged.
+
     `seen` (required) is the `match_token` of the director's page (an import passes the
     match's token as it is): a forfeit, lineup or totals changed meanwhile are not
     overwritten; a stale form asking for the forfeit stored already (sent twice) changes
@@ -901,8 +946,10 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
         if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
             return match
         raise RuleViolation("match_changed_meanwhile")
+    if (match.forfeit, match.forfeit_reason) != (side, reason if side else ""):
+        match.forfeit_cause = Match.ForfeitCause.DIRECTOR
     match.forfeit, match.forfeit_reason = side, reason if side else ""
-    match.save(update_fields=["forfeit", "forfeit_reason"])
+    match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause"])
     standings_refresh_on_commit(match.matchday.competition_id)
     return match
 
@@ -1068,49 +1115,3 @@ def squad_member_remove(
         raise RuleViolation("squad_unknown")
     _squad_open(squad, today)
     SquadMember.objects.filter(squad=squad, player_id=player_id).delete()
-
-
-@transaction.atomic
-def game_confirm(*, game_id: int, user: Any, seen: str) -> Game:
-    """Confirm a finished game's result (the opponents or the director agree with it).
-
-    `seen` (required) is the `game_token` of the result the director agreed with: a
-    result changed meanwhile is not confirmed unseen. A result confirmed already (the
-    button pressed twice, or by another director) stays as it was confirmed.
-
-    An open dispute of the game (raised at the table) is resolved with it: "corrected" when
-    the rounds or the result changed after it was raised, else "accepted" — confirming on
-    the score sheet is the director's decision, as in the queue.
-
-    Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_over`.
-    """
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("match__matchday")
-        .filter(pk=game_id)
-        .first()
-    )
-    if game is None:
-        raise RuleViolation("game_unknown", game=game_id)
-    if seen != game_token(game, list(game.rounds.all())):
-        raise RuleViolation("game_changed_meanwhile")
-    if game.confirmed_at is not None:
-        return game
-    game_confirmed_set(game, user=user, at=timezone.now())
-    game.confirmed_side = ""
-    game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
-    game_dispute_settle_confirmed(game)
-    standings_refresh_on_commit(game.match.matchday.competition_id)
-    return game
-
-
-def game_confirmed_set(game: Game, *, user: Any, at: datetime.datetime) -> None:
-    """Mark `game`'s result confirmed by `user` (None unless logged in) at `at`; not saved.
-    Shared by `game_confirm` and the bulk importer.
-
-    Raises RuleViolation: `game_not_over`.
-    """
-    if game.status == Game.Status.OPEN:
-        raise RuleViolation("game_not_over")
-    game.confirmed_at = at
-    game.confirmed_by = acting_user(user)

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Standing
-from scoring.rules.standings import TIEBREAK_ATTRIBUTES
+from scoring.rules import METRIC_OF, METRICS
 from scoring.selectors import STANDINGS_ORDER
 
 MINUS = "\u2212"
@@ -25,20 +25,25 @@ def signed(value: int | None) -> str:
     return f"+{value}" if value > 0 else f"{MINUS}{-value}"
 
 
-# Tie-break keys that have no column of their own among the standard ones.
-TIEBREAK_COLUMNS = {"buchholz": "buchholz", "head_to_head": "head_to_head"}
+# Tie-break keys whose column is shown only while they break ties, and that column.
+TIEBREAK_COLUMNS = {metric.key: metric.column for metric in METRICS if not metric.always_shown}
 # The column that shows each tie-break key.
-TIEBREAK_COLUMN_OF = {**TIEBREAK_ATTRIBUTES, "head_to_head": "head_to_head"}
-TIEBREAK_LABELS = {
-    "points": _("points"),
-    "saldo": _("saldo"),
-    "points_for": _("points for"),
-    "wins": _("wins"),
-    "kaps": _("kaps"),
-    "baunies": _("baunies"),
-    "buchholz": _("Buchholz (opponents' points)"),
-    "head_to_head": _("head-to-head"),
-}
+TIEBREAK_COLUMN_OF = {metric.key: metric.column for metric in METRICS}
+# Each tie-break's name, in the language of the request (the metrics' texts are msgids).
+TIEBREAK_LABELS = {metric.key: _(metric.label) for metric in METRICS}
+
+
+def metric_column(
+    key: str, *, th: dict[str, str] | None = None, td: dict[str, str] | None = None, **kwargs: Any
+) -> tables.Column:
+    """The column of the tie-break `key`, headed as its metric says (`header`, and `title`
+    as the header's tooltip); `th`/`td` add attributes, `kwargs` go to the column."""
+    metric = METRIC_OF[key]
+    head: dict[str, Any] = {"title": _(metric.title)} if metric.title else {}
+    attrs: dict[str, dict[str, Any]] = {"th": {**head, **(th or {})}} if head or th else {}
+    if td:
+        attrs["td"] = td
+    return tables.Column(verbose_name=_(metric.header), attrs=attrs, **kwargs)
 
 
 class StandingTable(tables.Table):
@@ -46,7 +51,8 @@ class StandingTable(tables.Table):
 
     Short headers keep the table readable on a phone; the full words are in `title`. Every
     tie-break the competition uses is a visible column (issue: "none hidden"): Buchholz and
-    H2H appear when they are tie-breaks, "Byes" and "Ded." when any entry has one.
+    H2H appear when they are tie-breaks, "Byes" and "Ded." when any entry has one. A
+    tie-break's column is headed as its metric says (`metric_column`, `METRICS`).
     """
 
     rank = tables.Column(verbose_name="#", attrs={"th": {"title": _("Rank")}})
@@ -57,21 +63,12 @@ class StandingTable(tables.Table):
         attrs={"td": {"class": "standing-entry"}},
     )
     played = tables.Column(verbose_name=_("P"), attrs={"th": {"title": _("Played")}})
-    won = tables.Column(verbose_name=_("W"), attrs={"th": {"title": _("Won")}})
+    won = metric_column("wins")
     drawn = tables.Column(verbose_name=_("D"), attrs={"th": {"title": _("Drawn")}})
     lost = tables.Column(verbose_name=_("L"), attrs={"th": {"title": _("Lost")}})
-    points = tables.Column(
-        verbose_name=_("Pts"),
-        attrs={"th": {"title": _("Competition points")}, "td": {"class": "fw-bold"}},
-    )
+    points = metric_column("points", td={"class": "fw-bold"})
     # For and against are hidden on a phone unless they break ties: the saldo says the same.
-    points_for = tables.Column(
-        verbose_name=_("For"),
-        attrs={
-            "th": {"title": _("Points for"), "class": "d-none d-sm-table-cell"},
-            "td": {"class": "d-none d-sm-table-cell"},
-        },
-    )
+    points_for = metric_column("points_for", th={"class": PHONE_HIDDEN}, td={"class": PHONE_HIDDEN})
     points_against = tables.Column(
         verbose_name=_("Ag."),
         attrs={
@@ -79,18 +76,11 @@ class StandingTable(tables.Table):
             "td": {"class": "d-none d-sm-table-cell"},
         },
     )
-    saldo = tables.Column(verbose_name=_("+/−"), attrs={"th": {"title": _("Saldo")}})
-    kaps = tables.Column(verbose_name=_("Kaps"))
-    baunies = tables.Column(verbose_name=_("Baun."), attrs={"th": {"title": _("Baunies")}})
-    buchholz = tables.Column(
-        verbose_name=_("Buchholz"),
-        attrs={"th": {"title": _("Buchholz: the competition points of the opponents")}},
-    )
-    head_to_head = tables.Column(
-        verbose_name=_("H2H"),
-        default="—",
-        attrs={"th": {"title": _("Head-to-head: points against the entries tied with it")}},
-    )
+    saldo = metric_column("saldo")
+    kaps = metric_column("kaps")
+    baunies = metric_column("baunies")
+    buchholz = metric_column("buchholz")
+    head_to_head = metric_column("head_to_head", default="—")
     byes = tables.Column(verbose_name=_("Byes"), attrs={"th": {"title": _("Byes had")}})
     deducted = tables.Column(
         verbose_name=_("Ded."), attrs={"th": {"title": _("Competition points deducted")}}
@@ -139,12 +129,7 @@ class StandingTable(tables.Table):
             exclude.append("deducted")
         extra: list[tuple[str, tables.Column]] = []
         if "points_for" in tiebreaks:  # a tie-break is never hidden, not even on a phone
-            extra.append(
-                (
-                    "points_for",
-                    tables.Column(verbose_name=_("For"), attrs={"th": {"title": _("Points for")}}),
-                )
-            )
+            extra.append(("points_for", metric_column("points_for")))
         super().__init__(data, exclude=exclude, extra_columns=extra, **kwargs)
         # Kaps and baunies give way on a phone, unless they break ties (then they stay);
         # drawn and lost too when tie-break columns need the room (played − won says it).

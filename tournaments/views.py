@@ -7,56 +7,41 @@ Anything unknown, or a match or game of another competition, is a 404.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from scoring import selectors, services
-from scoring.forms import MatchTotalsForm
-from scoring.messages import RESULT_LABELS
 from scoring.models import Game
-from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from tournaments.models import Competition, Entry, Match
 from tournaments.tables import TIEBREAK_LABELS, StandingTable, page_links
-
-ENTRY_JOINS = (
-    "home__team__player_1",
-    "home__team__player_2",
-    "home__club",
-    "away__team__player_1",
-    "away__team__player_2",
-    "away__club",
+from tournaments.view_helpers import (
+    ENTRY_JOINS,
+    GAME_TEAM_JOINS,
+    MATCHES_PER_PAGE,
+    SEARCH_MAX_LENGTH,
+    AdjustmentLine,
+    game_for,
+    match_adjustment_lines,
+    match_context,
+    match_for,
+    matchday_byes,
+    matchday_for,
+    render_page,
+    sheet_lines,
 )
+
 # Rounds on the printed paper score grid of a table: a game to 20 can take 19 rounds,
 # plus redeals.
 PRINT_GRID_ROWS = 24
-GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
 # Standings rows a page: a phone scrolls 50 short rows easily, and the page stays small
 # (issue 7: 1,000 rows were 1.2 MB and 3 s).
 STANDINGS_PER_PAGE = 50
-SEARCH_MAX_LENGTH = 100
-# Tables a page of a matchday: a 1,000-koppel matchday has 500 (262 KB, issue 7); a player
-# finds theirs with the find box or the page links.
-MATCHES_PER_PAGE = 50
-
-
-def render_page(
-    request: HttpRequest,
-    template: str,
-    context: dict[str, Any],
-    *,
-    partial: str,
-    status: int = 200,
-) -> HttpResponse:
-    """The full page, or only its `{% partialdef partial %}` for an htmx request."""
-    name = f"{template}#{partial}" if getattr(request, "htmx", False) else template
-    return render(request, name, context, status=status)
 
 
 def competition_list(request: HttpRequest) -> HttpResponse:
@@ -69,17 +54,6 @@ def competition_list(request: HttpRequest) -> HttpResponse:
         {"competitions": competitions},
         partial="competitions",
     )
-
-
-@dataclass(frozen=True, slots=True)
-class AdjustmentLine:
-    """A forfeit or deduction under the standings, with names instead of ids."""
-
-    entry: Entry | None
-    kind: str
-    points: int
-    reason: str
-    match: Match | None
 
 
 def adjustment_lines(adjustments: Sequence[selectors.Adjustment]) -> list[AdjustmentLine]:
@@ -105,49 +79,6 @@ def adjustment_lines(adjustments: Sequence[selectors.Adjustment]) -> list[Adjust
         )
         for adjustment in adjustments
     ]
-
-
-def match_adjustment_lines(
-    matches: Sequence[Match], adjustments: Mapping[int, Sequence[selectors.Adjustment]]
-) -> dict[int, list[AdjustmentLine]]:
-    """The adjustments of `matches` (by match id) with their entries: the match's own sides,
-    any other entry in one more query."""
-    by_id = {match.pk: match for match in matches}
-    sides = {(match.pk, entry.pk): entry for match in matches for entry in (match.home, match.away)}
-    others = {
-        a.entry_id
-        for match_id, rows in adjustments.items()
-        for a in rows
-        if (match_id, a.entry_id) not in sides
-    }
-    fetched = (
-        Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(others)
-        if others
-        else {}
-    )
-    return {
-        match_id: [
-            AdjustmentLine(
-                entry=sides.get((match_id, a.entry_id)) or fetched.get(a.entry_id),
-                kind=a.kind,
-                points=a.points,
-                reason=a.reason,
-                match=by_id.get(match_id),
-            )
-            for a in rows
-        ]
-        for match_id, rows in adjustments.items()
-        if match_id in by_id
-    }
-
-
-def capped_text(movement: selectors.MatchMovement) -> str:
-    """Why a club match has fewer sittings than its competition plans."""
-    return _("%(sittings)s sittings instead of %(planned)s: only %(koppels)s koppels a side.") % {
-        "sittings": movement.sittings,
-        "planned": movement.planned,
-        "koppels": movement.tables,
-    }
 
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -181,21 +112,6 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "is_director": competition.is_directed_by(request.user),
     }
     return render_page(request, "tournaments/competition_detail.html", context, partial="standings")
-
-
-def matchday_for(slug: str, number: int) -> Matchday:
-    """Matchday `number` of competition `slug`, with its competition joined; else 404."""
-    return get_object_or_404(
-        Matchday.objects.select_related("competition"), competition__slug=slug, number=number
-    )
-
-
-def matchday_byes(matchday: Matchday) -> list[Bye]:
-    return list(
-        matchday.byes.select_related(
-            "entry__team__player_1", "entry__team__player_2", "entry__club"
-        )
-    )
 
 
 def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -252,74 +168,11 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return render(request, "tournaments/matchday_print.html", context)
 
 
-def match_for(slug: str, match_id: int) -> Match:
-    """The match `match_id` of competition `slug`, with its entries joined; else 404."""
-    return get_object_or_404(
-        Match.objects.select_related("matchday__competition", *ENTRY_JOINS),
-        pk=match_id,
-        matchday__competition__slug=slug,
-    )
-
-
-def match_page_context(match: Match) -> dict[str, Any]:
-    """What every match page shows (public and director's): sittings and tables, the
-    running score, top koppels, who sits out, forfeits and deductions."""
-    competition = match.matchday.competition
-    games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    movement = selectors.match_movement(match=match)
-    sittings, top = selectors.match_sittings(games=games, movement=movement)
-    scores = selectors.competition_match_scores(competition=competition, match_ids=[match.pk])
-    return {
-        "competition": competition,
-        "match": match,
-        "games": games,
-        "sittings": sittings,
-        "movement": movement,
-        "top_koppels": top,
-        "adjustments": match_adjustment_lines(
-            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
-        ).get(match.pk, []),
-        "score": scores[match.pk],
-    }
-
-
-def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
-    """What the match page shows; `extra` may carry a bound totals form with its errors."""
-    context = match_page_context(match)
-    games = context["games"]
-    is_director = context["competition"].is_directed_by(request.user)
-    context["is_director"] = is_director
-    if is_director and not games:
-        initial = {"total_home": match.total_home, "total_away": match.total_away}
-        context["totals_form"] = MatchTotalsForm(initial=initial, match=match)
-    context.update(extra)
-    return context
-
-
 def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     match = match_for(slug, match_id)
     return render_page(
         request, "tournaments/match_detail.html", match_context(request, match), partial="match"
     )
-
-
-def sheet_lines(game: Game) -> list[tuple[selectors.SheetRow, str]]:
-    """The game's score sheet rows, each with its result in words."""
-    return [
-        (row, str(RESULT_LABELS.get(row.round.result, row.round.result)))
-        for row in selectors.game_sheet(game=game)
-    ]
-
-
-def game_for(slug: str, game_id: int) -> Game:
-    """The game `game_id` of competition `slug`, with everything its pages show; else 404."""
-    try:
-        game = selectors.game_detail(game_id=game_id)
-    except Game.DoesNotExist:
-        raise Http404("no such game") from None
-    if game.match.matchday.competition.slug != slug:
-        raise Http404("game of another competition")
-    return game
 
 
 def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:

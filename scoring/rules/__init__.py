@@ -8,10 +8,13 @@ that the edges turn into words (`scoring.messages`).
 from scoring.rules.award import award, check_tricks, round_amounts
 from scoring.rules.errors import RuleViolation
 from scoring.rules.game import GameState, Replay, Step, replay
+from scoring.rules.metrics import METRIC_OF, METRICS, Metric
 from scoring.rules.places import (
     found_at_bye,
     game_players_check,
     game_players_violations,
+    game_seating_check,
+    koppel_club,
     matchday_places_check,
     matchday_places_violations,
     pairs_match_games_check,
@@ -32,6 +35,8 @@ from scoring.rules.totals import check_game_totals, check_match_totals, check_to
 from scoring.rules.types import (
     KAP_RESULTS,
     SEATS,
+    Forfeit,
+    MatchResult,
     Points,
     Result,
     RoundInput,
@@ -43,11 +48,16 @@ from scoring.rules.types import (
 
 __all__ = [
     "KAP_RESULTS",
+    "METRICS",
+    "METRIC_OF",
     "SEATS",
     "TIEBREAK_KEYS",
     "ByeOutcome",
+    "Forfeit",
     "GameState",
     "MatchOutcome",
+    "MatchResult",
+    "Metric",
     "Points",
     "PointsScheme",
     "Replay",
@@ -68,6 +78,8 @@ __all__ = [
     "found_at_bye",
     "game_players_check",
     "game_players_violations",
+    "game_seating_check",
+    "koppel_club",
     "matchday_places_check",
     "matchday_places_violations",
     "next_seat",

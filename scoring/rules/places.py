@@ -266,3 +266,63 @@ def game_players_check(
     """
     for violation in game_players_violations(koppel_a, koppel_b, seats):
         raise violation
+
+
+E = TypeVar("E", bound=Hashable)
+
+
+def koppel_club(clubs: Collection[E | None]) -> E | None:
+    """The club a koppel plays for in a club match: the one club of its players (`clubs`:
+    each player's club, None for none); None when they are of two clubs or of none (DESIGN.md
+    "How the real game is organised": a club fields koppels of its own players)."""
+    found = set(clubs)
+    return found.pop() if len(found) == 1 else None
+
+
+def game_seating_check(
+    home: E,
+    away: E,
+    koppel_a: K,
+    koppel_b: K,
+    *,
+    plays_for: tuple[E | None, E | None],
+    players: tuple[Collection[P], Collection[P]],
+    seats: Sequence[P | None] = (),
+) -> bool:
+    """Who may sit at a game of the match `home` v `away`; returns whether koppel A plays
+    for `home`. The one check of the admin, the services and the importer.
+
+    The game is two koppels, one for each entry of the match: `plays_for` are the entries
+    koppel A and koppel B play for (a pairs koppel is its own entry; a club-match koppel
+    plays for its players' club, `koppel_club`; None: for no entry). `players` are the two
+    koppels' players; `seats` the seats 1–4 clockwise (None for an empty seat; empty: no
+    seats recorded): all four or none, seats 1 and 3 koppel A's players and seats 2 and 4
+    koppel B's (RULES.md "Terms"), four different players (`game_players_check`).
+
+    Raises the first RuleViolation of:
+    - `game_same_koppel`: koppel A is koppel B;
+    - `koppel_not_in_match` (params koppel; side: "a" or "b"; plays_for: what it plays
+      for): koppel A, else koppel B, plays for neither entry, or koppel B for the entry
+      koppel A plays for;
+    - `game_koppels_share_player`, `seat_player_twice` (`game_players_violations`);
+    - `seats_incomplete`: some seats empty, not all;
+    - `seats_do_not_fit` (param side: "a" or "b", the first koppel whose seats hold other
+      players).
+    """
+    if koppel_a == koppel_b:
+        raise RuleViolation("game_same_koppel")
+    entry_a, entry_b = plays_for
+    if (entry_a, entry_b) not in ((home, away), (away, home)):
+        if entry_a in (home, away):
+            raise RuleViolation("koppel_not_in_match", koppel=koppel_b, side="b", plays_for=entry_b)
+        raise RuleViolation("koppel_not_in_match", koppel=koppel_a, side="a", plays_for=entry_a)
+    game_players_check(players[0], players[1], seats)
+    given = [seat for seat in seats if seat is not None]
+    if given and len(given) != 4:
+        raise RuleViolation("seats_incomplete")
+    if given:
+        if {given[0], given[2]} != set(players[0]):
+            raise RuleViolation("seats_do_not_fit", side="a")
+        if {given[1], given[3]} != set(players[1]):
+            raise RuleViolation("seats_do_not_fit", side="b")
+    return entry_a == home

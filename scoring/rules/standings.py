@@ -15,17 +15,11 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from scoring.rules.errors import RuleViolation
+from scoring.rules.metrics import METRICS
+from scoring.rules.types import Forfeit, MatchResult
 
-TIEBREAK_KEYS = (
-    "points",
-    "saldo",
-    "points_for",
-    "wins",
-    "kaps",
-    "baunies",
-    "buchholz",
-    "head_to_head",
-)
+# The tie-break keys, in the order the admin offers them (`scoring.rules.metrics`).
+TIEBREAK_KEYS = tuple(metric.key for metric in METRICS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +35,8 @@ class MatchOutcome(NamedTuple):
     """A finished match between two entries: game points summed over its games.
 
     `*_kaps` / `*_baunies` count the rounds each side won as kap (or kap_partner) / baunie.
-    `forfeit` is the side that forfeited ("home", "away", or "both"): it loses whatever
-    the points say, and the other side wins (DESIGN.md; issue 3 forfeits).
+    `forfeit` is the side that forfeited (`Forfeit`): it loses whatever the points say,
+    and the other side wins (DESIGN.md; issue 3 forfeits).
 
     A NamedTuple rather than a frozen dataclass: as immutable, and made ten times faster (a
     1,000-koppel league has 7,500 of them per rebuild; issue 7).
@@ -56,28 +50,27 @@ class MatchOutcome(NamedTuple):
     away_kaps: int = 0
     home_baunies: int = 0
     away_baunies: int = 0
-    forfeit: str | None = None
+    forfeit: Forfeit | None = None
 
-    def results(self) -> tuple[str, str]:
-        """("win" | "draw" | "loss") for home and for away."""
-        if self.forfeit == "both":
-            return ("loss", "loss")
-        if self.forfeit == "home":
-            return ("loss", "win")
-        if self.forfeit == "away":
-            return ("win", "loss")
+    def results(self) -> tuple[MatchResult, MatchResult]:
+        """The `MatchResult` of home and of away."""
+        decided = None if self.forfeit is None else _FORFEITED.get(self.forfeit)
+        if decided is not None:
+            return decided
         if self.home_points == self.away_points:
-            return ("draw", "draw")
-        return ("win", "loss") if self.home_points > self.away_points else ("loss", "win")
+            return (MatchResult.DRAW, MatchResult.DRAW)
+        if self.home_points > self.away_points:
+            return (MatchResult.WIN, MatchResult.LOSS)
+        return (MatchResult.LOSS, MatchResult.WIN)
 
 
 @dataclass(frozen=True, slots=True)
 class ByeOutcome:
-    """A matchday without opponent, scored as the competition says: `result` is "win",
-    "draw" or "loss", with `points_for`/`points_against` game points (issue 3 byes)."""
+    """A matchday without opponent, scored as the competition says: `result`, with
+    `points_for`/`points_against` game points (issue 3 byes)."""
 
     entry: Hashable
-    result: str = "win"
+    result: MatchResult = MatchResult.WIN
     points_for: int = 0
     points_against: int = 0
 
@@ -115,7 +108,8 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> None:
             raise RuleViolation("tiebreak_unknown", key=key)
 
 
-# A `MatchOutcome`'s fields as a plain tuple, in its order: what a database row gives.
+# A `MatchOutcome`'s fields as a plain tuple, in its order: what a database row gives (its
+# forfeit the stored string, which equals its `Forfeit`).
 OutcomeRow = tuple[Hashable, Hashable, int, int, int, int, int, int, "str | None"]
 
 
@@ -242,40 +236,36 @@ def compute_standings(
     return ranked
 
 
-# The results of a forfeited match, home then away (`MatchOutcome.results`).
-_FORFEITED: dict[str, tuple[str, str]] = {
-    "both": ("loss", "loss"),
-    "home": ("loss", "win"),
-    "away": ("win", "loss"),
+# The results of a forfeited match, home then away (`MatchOutcome.results`). Keyed by
+# `str`: a database row (`OutcomeRow`) gives the stored string, which finds its `Forfeit`.
+_FORFEITED: dict[str, tuple[MatchResult, MatchResult]] = {
+    Forfeit.BOTH: (MatchResult.LOSS, MatchResult.LOSS),
+    Forfeit.HOME: (MatchResult.LOSS, MatchResult.WIN),
+    Forfeit.AWAY: (MatchResult.WIN, MatchResult.LOSS),
 }
 
 
-def _tally(row: StandingRow, result: str) -> None:
-    # One result ("win", "draw" or anything else: a loss); points follow from the tallies.
-    if result == "win":
+def _tally(row: StandingRow, result: MatchResult) -> None:
+    # One result (a win, a draw, anything else a loss); points follow from the tallies.
+    if result == MatchResult.WIN:
         row.won += 1
-    elif result == "draw":
+    elif result == MatchResult.DRAW:
         row.drawn += 1
     else:
         row.lost += 1
 
 
-_AWARD: dict[str, Callable[[PointsScheme], int]] = {
-    "win": lambda scheme: scheme.win,
-    "draw": lambda scheme: scheme.draw,
-    "loss": lambda scheme: scheme.loss,
+_AWARD: dict[MatchResult, Callable[[PointsScheme], int]] = {
+    MatchResult.WIN: lambda scheme: scheme.win,
+    MatchResult.DRAW: lambda scheme: scheme.draw,
+    MatchResult.LOSS: lambda scheme: scheme.loss,
 }
 
-# The `StandingRow` attribute each column tie-break key compares (and the column a table
-# shows it in); head_to_head has its own, set only when it decides a tie.
+# The `StandingRow` attribute each column tie-break key compares (its metric's column);
+# head_to_head is compared by its mini-table (`_split`), its column set only when it
+# decides a tie.
 TIEBREAK_ATTRIBUTES: dict[str, str] = {
-    "points": "points",
-    "saldo": "saldo",
-    "points_for": "points_for",
-    "wins": "won",
-    "kaps": "kaps",
-    "baunies": "baunies",
-    "buchholz": "buchholz",
+    metric.key: metric.column for metric in METRICS if metric.key != "head_to_head"
 }
 
 

@@ -37,6 +37,25 @@ class Side(StrEnum):
         return Side.B if self is Side.A else Side.A
 
 
+class Forfeit(StrEnum):
+    """The side of a match that forfeited: it loses whatever the points say, the other side
+    wins; both lose when both forfeit (DESIGN.md; issue 3 forfeits). The values are those
+    stored in `Match.forfeit` (a StrEnum equals its value, so stored strings compare)."""
+
+    HOME = "home"
+    AWAY = "away"
+    BOTH = "both"
+
+
+class MatchResult(StrEnum):
+    """A match's result for one side, or a bye's (`Competition.bye_result` stores these
+    values); the competition's points scheme gives its competition points."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+
+
 SEATS = (1, 2, 3, 4)
 
 

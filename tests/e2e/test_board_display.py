@@ -23,6 +23,7 @@ from benchmarks.generate import random_game
 from scoring import services
 from scoring.models import Game, GameDispute
 from scoring.services import RoundRecord
+from tests.builders import random_matchday
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.factories import (
     CompetitionFactory,
@@ -32,7 +33,7 @@ from tests.factories import (
     UserFactory,
 )
 from tournaments import board_views
-from tournaments.models import Bye, Competition, Match, Matchday
+from tournaments.models import Competition, Match, Matchday
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -151,14 +152,7 @@ def evening() -> tuple[Competition, Matchday, dict[int, Game]]:
     )
     for number, date in ((1, today - datetime.timedelta(days=7)), (2, today)):
         matchday = Matchday.objects.create(competition=competition, number=number, date=date)
-        order = entries[:]
-        rng.shuffle(order)
-        Bye.objects.create(matchday=matchday, entry=order.pop())
-        for table, index in enumerate(range(0, len(order), 2), start=1):
-            home, away = order[index], order[index + 1]
-            assert home.team is not None and away.team is not None
-            match = Match.objects.create(matchday=matchday, home=home, away=away, table=table)
-            game = Game.objects.create(match=match, table=table, team_a=home.team, team_b=away.team)
+        for table, game in random_matchday(matchday, entries, rng, seated=False).items():
             state = "finished" if number == 1 else states[(table * 5) % len(states)]
             rounds = [RoundRecord(result=r["result"], side=r["side"]) for r in random_game(rng)]
             if state == "playing":
@@ -170,7 +164,9 @@ def evening() -> tuple[Competition, Matchday, dict[int, Game]]:
             if state == "disputed":
                 GameDispute.objects.create(game=game, side="b", comment="ronde 6 was een kap")
             if state == "forfeit":
-                Match.objects.filter(pk=match.pk).update(forfeit="away", forfeit_reason="no show")
+                Match.objects.filter(pk=game.match_id).update(
+                    forfeit="away", forfeit_reason="no show"
+                )
             games[table] = game
     services.standings_rebuild(competition_id=competition.pk)
     return competition, competition.matchdays.get(number=2), games

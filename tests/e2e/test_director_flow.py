@@ -7,8 +7,6 @@ Runs against pytest-django's `live_server`. Screenshots (desktop and a 390×844 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
@@ -26,14 +24,9 @@ from tests.factories import GameFactory, UserFactory
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def new_game(**kwargs: Any) -> Game:
-    """A game with its match, entries and four seated players."""
-    return GameFactory.create(**kwargs)
-
-
 def test_director_scores_a_game_to_twenty(browser, live_server):
     ARTIFACTS.mkdir(exist_ok=True)
-    game = new_game(competition__name="Open evening", competition__slug="open-evening")
+    game = GameFactory.create(competition__name="Open evening", competition__slug="open-evening")
     for team, name in ((game.team_a, "Kampoe"), (game.team_b, "Toppers")):
         team.name = name
         team.save()

@@ -10,7 +10,10 @@ import pytest
 
 from scoring.rules import (
     TIEBREAK_KEYS,
+    ByeOutcome,
+    Forfeit,
     MatchOutcome,
+    MatchResult,
     PointsScheme,
     RuleViolation,
     StandingRow,
@@ -288,6 +291,95 @@ def test_match_with_an_unknown_entry_is_refused() -> None:
         )
     assert caught.value.code == "entry_unknown"
     assert caught.value.params == {"entry": "z"}
+
+
+# ---------------------------------------------------------------- forfeits and byes
+
+WIN, DRAW, LOSS = MatchResult.WIN, MatchResult.DRAW, MatchResult.LOSS
+
+
+@pytest.mark.parametrize(
+    ("forfeit", "home_points", "away_points", "expected"),
+    [
+        pytest.param(None, 30, 20, (WIN, LOSS), id="home-scores-more"),
+        pytest.param(None, 20, 30, (LOSS, WIN), id="away-scores-more"),
+        pytest.param(None, 25, 25, (DRAW, DRAW), id="level"),
+        # A forfeit decides whatever the points say.
+        pytest.param(Forfeit.HOME, 30, 20, (LOSS, WIN), id="home-forfeits"),
+        pytest.param(Forfeit.AWAY, 20, 30, (WIN, LOSS), id="away-forfeits"),
+        pytest.param(Forfeit.BOTH, 30, 20, (LOSS, LOSS), id="both-forfeit"),
+    ],
+)
+def test_results_of_a_match(
+    forfeit: Forfeit | None,
+    home_points: int,
+    away_points: int,
+    expected: tuple[MatchResult, MatchResult],
+) -> None:
+    outcome = MatchOutcome("h", "a", home_points, away_points, forfeit=forfeit)
+    assert outcome.results() == expected
+    assert all(isinstance(result, MatchResult) for result in outcome.results())
+
+
+def test_a_forfeit_decides_the_match_in_the_table() -> None:
+    matches = [
+        MatchOutcome("a", "b", 30, 20, forfeit=Forfeit.HOME),
+        MatchOutcome("c", "d", 30, 20, forfeit=Forfeit.BOTH),
+    ]
+    rows = _by_entry(compute_standings("abcd", matches, scheme=STANDARD, tiebreaks=[]))
+    assert [(rows[e].won, rows[e].lost, rows[e].points) for e in "abcd"] == [
+        (0, 1, 0),
+        (1, 0, 2),
+        (0, 1, 0),
+        (0, 1, 0),
+    ]
+    assert (rows["a"].points_for, rows["a"].saldo) == (30, 10)  # the game points still count
+
+
+def test_a_database_row_with_the_stored_forfeit_string_counts_as_its_forfeit() -> None:
+    # competition_match_outcomes hands over rows with the stored string ("away"), not a
+    # Forfeit: a StrEnum equals its value.
+    row = ("a", "b", 20, 30, 0, 0, 0, 0, "away")
+    from_row = compute_standings("ab", [row], scheme=STANDARD, tiebreaks=["head_to_head"])
+    typed = MatchOutcome("a", "b", 20, 30, forfeit=Forfeit.AWAY)
+    from_outcome = compute_standings("ab", [typed], scheme=STANDARD, tiebreaks=["head_to_head"])
+    assert from_row == from_outcome
+    assert _order(from_row) == [("a", 1), ("b", 2)]
+
+
+def test_head_to_head_counts_a_forfeit_as_its_result() -> None:
+    # x and y on 2 points; y scored more against x but forfeited that match.
+    matches = [
+        MatchOutcome("x", "y", 20, 30, forfeit=Forfeit.AWAY),
+        MatchOutcome("p", "x", 30, 20),
+        MatchOutcome("p", "q", 30, 20),
+        MatchOutcome("y", "r", 30, 20),
+    ]
+    entries = ["y", "x", "p", "q", "r"]
+    rows = compute_standings(entries, matches, scheme=STANDARD, tiebreaks=["head_to_head"])
+    assert [(row.entry, row.points, row.rank, row.head_to_head) for row in rows[:3]] == [
+        ("p", 4, 1, None),
+        ("x", 2, 2, 2),
+        ("y", 2, 3, 0),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("result", "won_drawn_lost", "points"),
+    [(WIN, (1, 0, 0), 3), (DRAW, (0, 1, 0), 1), (LOSS, (0, 0, 1), 0)],
+)
+def test_a_bye_counts_its_result_and_game_points(
+    result: MatchResult, won_drawn_lost: tuple[int, int, int], points: int
+) -> None:
+    bye = ByeOutcome("a", result=result, points_for=20, points_against=5)
+    rows = compute_standings(["a"], [], scheme=PointsScheme(3, 1, 0), tiebreaks=[], byes=[bye])
+    a = rows[0]
+    assert ((a.won, a.drawn, a.lost), a.points, a.played, a.byes) == (won_drawn_lost, points, 1, 1)
+    assert (a.points_for, a.points_against, a.buchholz, a.opponents) == (20, 5, 0, [])
+
+
+def test_a_bye_is_a_win_unless_told() -> None:
+    assert ByeOutcome("a").result is MatchResult.WIN
 
 
 # ---------------------------------------------------------------- real data

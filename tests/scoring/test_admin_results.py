@@ -24,14 +24,13 @@ from tests.factories import (
     PlayerFactory,
     TeamFactory,
 )
-from tests.tournaments import test_admin
+from tests.refreshes import queued_refreshes
 from tests.tournaments.test_admin import (
     admin_url,
     bulk_delete,
     forfeited,
     game_with_rounds,
     pairs_day,
-    queued_refreshes,
     refused_delete,
     reported_totals,
     said,
@@ -43,8 +42,6 @@ from tournaments.models import Bye, Entry, Match, Matchday, Team
 from tournaments.services import match_create, match_delete
 
 pytestmark = pytest.mark.django_db
-
-admin_client = test_admin.admin_client  # the fixture: a superuser logged in
 
 
 def with_rounds(game: Game) -> None:

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from scoring import selectors
 from scoring.models import Game, Standing
-from scoring.services import round_record, standings_rebuild
+from scoring.services import standings_rebuild
+from tests.builders import kaps
 from tests.factories import (
     CompetitionFactory,
     GameFactory,
@@ -25,12 +26,6 @@ from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from tournaments.services import schedule_round_robin_create
 
 pytestmark = pytest.mark.django_db
-
-
-def kaps(game: Game, count: int) -> None:
-    done = game.rounds.count()
-    for number in range(done + 1, done + count + 1):
-        round_record(game_id=game.pk, expected_number=number, result="kap", side="a")
 
 
 def rows(competition: Competition) -> dict[int, tuple[int, int, int]]:

@@ -28,6 +28,7 @@ from simple_history.models import HistoricalRecords
 from scoring import services
 from scoring.models import Game, Round
 from scoring.tokens import deductions_token, game_token_now, match_token_now, matchday_token
+from tests.builders import club_competition, koppels_of, record
 from tests.factories import (
     CompetitionFactory,
     GameFactory,
@@ -35,7 +36,6 @@ from tests.factories import (
     TeamEntryFactory,
     UserFactory,
 )
-from tests.tournaments.test_director_pages import club_competition, koppels_of
 from tests.tournaments.test_import_helpers import document
 from tournaments import services as tournament_services
 from tournaments.interchange import competition_import
@@ -66,16 +66,6 @@ def director() -> User:
 def directed(competition: Competition, director: User) -> Competition:
     competition.directors.add(director)
     return competition
-
-
-def record(game: Game, result: str, side: str, **extra: Any) -> Round:
-    return services.round_record(
-        game_id=game.pk,
-        expected_number=game.rounds.count() + 1,
-        result=result,
-        side=side,
-        **extra,
-    )
 
 
 def game_url(game: Game) -> str:
@@ -184,9 +174,7 @@ def test_game_history_shows_totals_entered_confirmed_and_cleared(client, directo
         services.game_totals_enter(
             game_id=game.pk, total_a=20, total_b=12, seen=game_token_now(game_id=game.pk)
         )
-        tournament_services.game_confirm(
-            game_id=game.pk, user=director, seen=game_token_now(game_id=game.pk)
-        )
+        services.game_confirm(game_id=game.pk, user=director, seen=game_token_now(game_id=game.pk))
         services.game_reopen(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     client.force_login(director)
 

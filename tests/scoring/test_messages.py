@@ -16,6 +16,7 @@ from scoring.rules.game import GameState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted((REPO_ROOT / "scoring" / "rules").glob("*.py")) + [
+    REPO_ROOT / "scoring" / "engine_inputs.py",
     REPO_ROOT / "scoring" / "services.py",
     REPO_ROOT / "scoring" / "selectors.py",
     REPO_ROOT / "tournaments" / "services.py",

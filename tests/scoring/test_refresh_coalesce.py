@@ -4,6 +4,7 @@ one refresh running and one queued (`StandingsRefreshClaim`, `standings_refresh_
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import threading
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections, transaction
+from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
@@ -25,6 +27,7 @@ from scoring.services import (
     STANDING_COLUMNS,
     RoundRecord,
     game_close,
+    game_confirm,
     game_reopen,
     game_rounds_load,
     game_totals_enter,
@@ -36,6 +39,7 @@ from scoring.services import (
     standings_rebuild,
 )
 from scoring.tasks import standings_refresh
+from tests.builders import finished_game
 from tests.factories import (
     CompetitionFactory,
     GameFactory,
@@ -44,9 +48,10 @@ from tests.factories import (
     TeamEntryFactory,
     UserFactory,
 )
+from tests.refreshes import queued_refreshes
 from tests.seen import game_token_now, match_token_now, next_round
 from tournaments.models import Bye, Competition, Match, StandingsRefreshClaim
-from tournaments.services import game_confirm, match_forfeit_set
+from tournaments.services import match_forfeit_set
 from troefclub.celery import app as celery_app
 
 LONG_AGO = datetime.datetime(2026, 3, 1, 19, 0, tzinfo=datetime.UTC)
@@ -57,14 +62,6 @@ def rounds(game: Game, *results: str, side: str = "a") -> None:
         round_record(game_id=game.pk, expected_number=next_round(game.pk), result=result, side=side)
 
 
-def refreshes(callbacks: list[Callable[[], object]]) -> int:
-    """How many standings refreshes the captured on-commit callbacks would queue."""
-    return sum(
-        isinstance(callback, partial) and callback.func is services._enqueue_standings_refresh
-        for callback in callbacks
-    )
-
-
 def stale_since(competition: Competition) -> datetime.datetime | None:
     competition.refresh_from_db(fields=["standings_stale_since"])
     return competition.standings_stale_since
@@ -72,22 +69,16 @@ def stale_since(competition: Competition) -> datetime.datetime | None:
 
 @contextmanager
 def committed() -> Iterator[None]:
-    """Run the on-commit callbacks of the writes inside, as their commit would, and forget
-    them (the test's own transaction never commits: a callback left pending would make the
-    next write's refresh look redundant, `standings_refresh_on_commit`)."""
-    start = len(connection.run_on_commit)
-    try:
+    """Run the on-commit callbacks of the writes inside once they are done, as their commit
+    would (the test's own transaction never commits)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
         yield
-    finally:
-        pending = connection.run_on_commit[start:]
-        del connection.run_on_commit[start:]
-        for pending_callback in pending:
-            pending_callback[1]()
 
 
 def settled(competition: Competition) -> None:
-    """As after the setup's commit and its refresh: nothing pending, nothing owed."""
-    connection.run_on_commit.clear()
+    """As after the setup's commit and its refresh: nothing owed, no refresh queued. (The
+    setup's own on-commit callbacks stay pending in the test's transaction and never run;
+    a later write registers its own.)"""
     Competition.objects.filter(pk=competition.pk).update(standings_stale_since=None)
     StandingsRefreshClaim.objects.filter(pk=competition.pk).update(queued_at=None)
 
@@ -100,10 +91,6 @@ Write = Callable[[Game, Any], object]
 
 def open_game(game: Game) -> None:
     rounds(game, "kap", "kap")  # 10–0, in play
-
-
-def finished_game(game: Game) -> None:
-    rounds(game, "kap", "kap", "kap", "kap")  # 20–0, over
 
 
 def last_round(game: Game) -> Round:
@@ -231,7 +218,7 @@ def test_only_writes_that_can_move_the_standings_mark_them_and_queue_a_refresh(
     with django_capture_on_commit_callbacks() as callbacks:
         write(game, user)
 
-    assert refreshes(callbacks) == int(moves), what
+    assert queued_refreshes(callbacks) == ([competition.pk] if moves else []), what
     assert (stale_since(competition) is not None) == moves, what
     if not moves:  # skipping was safe: a rebuild now writes the same table
         standings_rebuild(competition_id=competition.pk)
@@ -318,7 +305,7 @@ def test_a_write_that_queues_no_refresh_never_changes_the_table(
             settled(competition)
             with django_capture_on_commit_callbacks() as callbacks:
                 done = _try(partial(_write, kind, game, result, side))
-            if done and not refreshes(callbacks):
+            if done and not queued_refreshes(callbacks):
                 assert _table(competition) == before, (index, kind, result, side)
         transaction.set_rollback(True)
 
@@ -434,6 +421,97 @@ def test_a_claim_older_than_the_sweep_interval_is_taken_over(db, queued, setting
     assert queued == [competition.pk]
     renewed = StandingsRefreshClaim.objects.get(pk=competition.pk).queued_at
     assert renewed is not None and renewed > LONG_AGO
+
+
+# ---------------------------------------------------------------- one transaction, one refresh
+#
+# Real commits (`transaction=True`): Django's own on-commit machinery, savepoints included,
+# not a capture of the callbacks.
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_of_many_results_queues_one_refresh_with_one_claim(queued):
+    competition = CompetitionFactory.create()
+    games = [GameFactory.create(competition=competition) for _ in range(10)]
+    StandingsRefreshClaim.objects.create(competition=competition)  # refreshed before
+
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        for game in games:
+            totals(game, None)  # each ends its game: each owes a refresh
+        in_transaction = len(captured)
+
+    assert queued == [competition.pk]
+    after_commit = [q["sql"] for q in captured.captured_queries[in_transaction:]]
+    # The claim, once: not one claim per write (the other nine would find it taken).
+    assert [sql for sql in after_commit if sql != "COMMIT"] == [after_commit[-1]]
+    assert "standingsrefreshclaim" in after_commit[-1]
+    assert stale_since(competition) is not None  # the task (recorded here) would clear it
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_transaction_queues_one_refresh_for_each_competition_it_wrote(queued):
+    first, second = CompetitionFactory.create(), CompetitionFactory.create()
+    games = [GameFactory.create(competition=c) for c in (first, second, first, second)]
+
+    with transaction.atomic():
+        for game in games:
+            totals(game, None)
+
+    assert sorted(queued) == sorted([first.pk, second.pk])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refresh_rolled_back_with_its_savepoint_is_owed_by_the_next_write(queued):
+    """The transaction's first write to the competition is in a savepoint that is rolled
+    back, with its mark and its on-commit callback; a later write in the same transaction
+    must mark and queue again (a per-transaction "queued already" flag would skip it)."""
+    competition = CompetitionFactory.create()
+    undone, kept = (GameFactory.create(competition=competition) for _ in range(2))
+
+    with transaction.atomic():
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            totals(undone, None)
+            assert stale_since(competition) is not None
+            raise RuntimeError("the rest of this part failed")
+        assert stale_since(competition) is None  # the mark went with the savepoint
+        totals(kept, None)
+
+    assert queued == [competition.pk]
+    assert stale_since(competition) is not None
+    undone.refresh_from_db()
+    kept.refresh_from_db()
+    assert (undone.total_a, kept.total_a) == (None, 20)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_rolled_back_with_its_savepoint_queues_nothing(queued):
+    competition = CompetitionFactory.create()
+    game = GameFactory.create(competition=competition)
+    elsewhere = GameFactory.create()
+
+    with transaction.atomic():
+        with contextlib.suppress(RuntimeError), transaction.atomic():
+            totals(game, None)
+            raise RuntimeError("the rest of this part failed")
+        totals(elsewhere, None)
+
+    assert queued == [elsewhere.match.matchday.competition_id]
+    assert stale_since(competition) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_transaction_rolled_back_the_next_one_queues_its_refresh(queued):
+    competition = CompetitionFactory.create()
+    undone, kept = (GameFactory.create(competition=competition) for _ in range(2))
+
+    with contextlib.suppress(RuntimeError), transaction.atomic():
+        totals(undone, None)
+        raise RuntimeError("the transaction failed")
+    assert queued == []
+    totals(kept, None)  # its own transaction (the service's atomic)
+
+    assert queued == [competition.pk]
+    assert stale_since(competition) is not None
 
 
 @pytest.fixture

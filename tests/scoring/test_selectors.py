@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from scoring import selectors
 from scoring.models import Game
@@ -29,7 +30,7 @@ from tests.factories import (
 )
 from tests.seen import match_token_now
 from tests.triggers import triggers_dropped
-from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
+from tournaments.models import Bye, Competition, Entry, Match, Matchday, Squad, SquadMember, Team
 from tournaments.services import club_match_lineup_set
 
 pytestmark = pytest.mark.django_db
@@ -646,3 +647,119 @@ def test_no_top_koppel_before_a_game_has_points():
 
 def test_no_games_and_no_movement_give_no_sittings():
     assert selectors.match_sittings(games=[]) == ([], {})
+
+
+# ================================================================ match scores and squads
+
+
+def played(match: Match, games: dict[tuple[int, int], dict[str, object]]) -> None:
+    """Store the given columns on the match's games by (sitting, table)."""
+    for (sitting, table), columns in games.items():
+        Game.objects.filter(match=match, sitting=sitting, table=table).update(**columns)
+
+
+def flip(match: Match, *, sitting: int, table: int) -> None:
+    """Store that game the other way round: the away koppel as koppel A, its values swapped."""
+    game = Game.objects.get(match=match, sitting=sitting, table=table)
+    Game.objects.filter(pk=game.pk).update(
+        team_a_id=game.team_b_id,
+        team_b_id=game.team_a_id,
+        a_is_home=False,
+        **{f"{name}_a": getattr(game, f"{name}_b") for name in ("score", "kaps", "baunies")},
+        **{f"{name}_b": getattr(game, f"{name}_a") for name in ("score", "kaps", "baunies")},
+    )
+
+
+def test_match_scores_sum_each_side_by_name_whichever_koppel_is_a():
+    match, home, away = club_match(
+        koppels_per_side=2, min_koppels=2, sittings=2, confirmation_required=True
+    )
+    lineup(match, home, away)
+    over = {"status": Game.Status.FINISHED}
+    played(
+        match,
+        {
+            (1, 1): {"score_a": 20, "score_b": 6, "kaps_a": 2, "baunies_b": 1, **over},
+            (1, 2): {"score_a": 8, "score_b": 20, "kaps_b": 1, **over},
+            (2, 1): {"score_a": 20, "score_b": 12, "baunies_a": 2, **over},
+            (2, 2): {"score_a": 4, "score_b": 2},  # still open
+        },
+    )
+    flip(match, sitting=2, table=1)
+    played(match, {(1, 1): {"confirmed_at": timezone.now()}})
+    competition = match.matchday.competition
+
+    score = selectors.competition_match_scores(competition=competition)[match.pk]
+
+    # Home 20 + 8 + 20 + 4, away 6 + 20 + 12 + 2; two finished games not yet confirmed.
+    assert score == selectors.MatchScore(
+        home_id=match.home_id,
+        away_id=match.away_id,
+        home=52,
+        away=40,
+        games=4,
+        open_games=1,
+        home_kaps=2,
+        away_kaps=1,
+        home_baunies=2,
+        away_baunies=1,
+        awaiting=2,
+    )
+    assert (score.finished, score.not_started) == (False, False)
+    assert selectors.competition_match_sums(competition=competition) == {match.pk: score}
+
+
+@pytest.mark.parametrize(
+    ("scores", "kind", "outcome"),
+    [
+        # Away 66–44 up: its ineligible player turns the win into a forfeit (7–1 here).
+        pytest.param([(20, 6), (8, 20), (4, 20), (12, 20)], "forfeit", (7, 1, "away"), id="won"),
+        # Away 42–68 down: it lost anyway and loses 3 competition points instead.
+        pytest.param(
+            [(20, 6), (8, 20), (20, 4), (20, 12)], "deduction", (68, 42, None), id="lost-anyway"
+        ),
+    ],
+)
+def test_an_ineligible_away_player_forfeits_or_costs_points_whichever_koppel_is_a(
+    scores: list[tuple[int, int]], kind: str, outcome: tuple[int, int, str | None]
+) -> None:
+    match, home, away = club_match(
+        koppels_per_side=2,
+        min_koppels=2,
+        sittings=2,
+        ineligible_deduction=3,
+        forfeit_score_for=7,
+        forfeit_score_against=1,
+    )
+    lineup(match, home, away)
+    competition = match.matchday.competition
+    outsider = away[1].player_2  # plays at (1, 2) and, stored away first, at (2, 1)
+    for entry, teams in ((match.home, home), (match.away, away)):
+        assert entry.club is not None
+        squad = Squad.objects.create(club=entry.club, season=competition.season)
+        for player in {p for team in teams for p in (team.player_1, team.player_2)} - {outsider}:
+            SquadMember.objects.create(squad=squad, player=player, season=squad.season)
+    Competition.objects.filter(pk=competition.pk).update(squads_required=True)
+    competition.refresh_from_db()
+    places = [(1, 1), (1, 2), (2, 1), (2, 2)]
+    played(
+        match,
+        {
+            place: {"score_a": home_points, "score_b": away_points, "status": Game.Status.FINISHED}
+            for place, (home_points, away_points) in zip(places, scores, strict=True)
+        },
+    )
+    flip(match, sitting=2, table=1)
+
+    assert selectors.competition_ineligible_players(competition=competition) == {
+        match.pk: {"away": [outsider.name]}
+    }
+    reason = f"Ineligible: {outsider.name} not on the squad"
+    points = 3 if kind == "deduction" else 0
+    adjustment = selectors.Adjustment(match.away_id, kind, points, reason, match.pk)
+    assert selectors.match_adjustments(match=match) == [adjustment]
+    assert selectors.competition_adjustments(competition=competition) == [adjustment]
+    inputs = selectors.competition_standings_inputs(competition=competition)
+    assert inputs.adjustments == [adjustment]
+    assert inputs.deductions == ({match.away_id: 3} if kind == "deduction" else {})
+    assert [(o.home_points, o.away_points, o.forfeit) for o in inputs.outcomes] == [outcome]

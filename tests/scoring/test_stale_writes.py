@@ -19,15 +19,15 @@ from scoring import services
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
 from scoring.tokens import deductions_token, game_token_now, match_token_now, matchday_token
+from tests.builders import club_competition, koppels_of, pairs_competition, record
 from tests.factories import (
     CompetitionFactory,
     GameFactory,
     MatchFactory,
     TeamEntryFactory,
-    league_staff,
 )
-from tests.seen import next_round, round_seen
-from tests.tournaments.test_director_pages import club_competition, koppels_of, pairs_competition
+from tests.pages import game_url, match_totals_url
+from tests.seen import round_seen
 from tournaments import services as tournament_services
 from tournaments.models import Competition, Deduction, Match
 
@@ -36,12 +36,6 @@ pytestmark = pytest.mark.django_db
 CHANGED = "changed by someone else since you opened it"
 NOT_SENT_FROM_PAGE = "does not say what it was opened on"
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def record(game: Game, result: str = "gewone_winst", side: str = "a") -> Round:
-    return services.round_record(
-        game_id=game.pk, expected_number=next_round(game.pk), result=result, side=side
-    )
 
 
 def totals(game: Game, a: int = 20, b: int = 4) -> Game:
@@ -99,7 +93,7 @@ def lineup(match: Match, home: int = 2, away: int = 2, *, seen: str | None = Non
         (services.game_reopen, "seen"),
         (services.game_totals_enter, "seen"),
         (services.match_totals_enter, "seen"),
-        (tournament_services.game_confirm, "seen"),
+        (services.game_confirm, "seen"),
         (tournament_services.match_forfeit_set, "seen"),
         (tournament_services.club_match_lineup_set, "seen"),
         (tournament_services.deduction_add, "seen"),
@@ -232,7 +226,7 @@ def test_a_stale_confirm_does_not_confirm_a_result_changed_meanwhile(game):
     services.game_reopen(game_id=game.pk, seen=seen)
     totals(game, 20, 12)
     refused(
-        lambda: tournament_services.game_confirm(game_id=game.pk, user=None, seen=seen),
+        lambda: services.game_confirm(game_id=game.pk, user=None, seen=seen),
         "game_changed_meanwhile",
     )
     game.refresh_from_db()
@@ -242,8 +236,8 @@ def test_a_stale_confirm_does_not_confirm_a_result_changed_meanwhile(game):
 def test_confirm_sent_twice_keeps_the_first_confirmation(game):
     totals(game)
     seen = game_token_now(game_id=game.pk)
-    first = tournament_services.game_confirm(game_id=game.pk, user=None, seen=seen).confirmed_at
-    again = tournament_services.game_confirm(game_id=game.pk, user=None, seen=seen)
+    first = services.game_confirm(game_id=game.pk, user=None, seen=seen).confirmed_at
+    again = services.game_confirm(game_id=game.pk, user=None, seen=seen)
     assert again.confirmed_at == first
 
 
@@ -339,26 +333,15 @@ def test_a_swap_made_on_pairings_changed_meanwhile_is_refused():
 # ---------------------------------------------------------------- through the pages
 
 
-@pytest.fixture
-def director(client):
-    client.force_login(league_staff())
-    return client
-
-
-def sheet(name: str, game: Game, **kwargs: Any) -> str:
-    slug = game.match.matchday.competition.slug
-    return reverse(name, kwargs={"slug": slug, "game_id": game.pk, **kwargs})
-
-
 def page(response: Any) -> str:
     return response.content.decode()
 
 
-def test_stale_totals_on_the_sheet_show_what_is_stored_now(director, game):
-    seen = director.get(sheet("game_sheet", game)).context["seen"]
+def test_stale_totals_on_the_sheet_show_what_is_stored_now(director_client, game):
+    seen = director_client.get(game_url("game_sheet", game)).context["seen"]
     totals(game, 20, 4)  # another tab
-    response = director.post(
-        sheet("game_totals", game), {"total_a": 20, "total_b": 12, "seen": seen}
+    response = director_client.post(
+        game_url("game_totals", game), {"total_a": 20, "total_b": 12, "seen": seen}
     )
     assert response.status_code == 422
     html = page(response)
@@ -368,11 +351,11 @@ def test_stale_totals_on_the_sheet_show_what_is_stored_now(director, game):
     assert (game.total_a, game.total_b) == (20, 4)
 
 
-def test_stale_totals_keep_the_entered_values_under_a_fresh_token(director, game):
+def test_stale_totals_keep_the_entered_values_under_a_fresh_token(director_client, game):
     seen = game_token_now(game_id=game.pk)
     services.game_close(game_id=game.pk, seen=seen)  # another tab: closed at 0–0
-    response = director.post(
-        sheet("game_totals", game), {"total_a": 20, "total_b": 12, "seen": seen}
+    response = director_client.post(
+        game_url("game_totals", game), {"total_a": 20, "total_b": 12, "seen": seen}
     )
     assert response.status_code == 422
     form = response.context["totals_form"]
@@ -380,7 +363,7 @@ def test_stale_totals_keep_the_entered_values_under_a_fresh_token(director, game
     assert response.context["seen"] != seen
     # Sent again from the fresh page, it goes through.
     data = {"total_a": 20, "total_b": 12, "seen": response.context["seen"]}
-    assert director.post(sheet("game_totals", game), data).status_code == 302
+    assert director_client.post(game_url("game_totals", game), data).status_code == 302
 
 
 @pytest.mark.parametrize(
@@ -393,21 +376,21 @@ def test_stale_totals_keep_the_entered_values_under_a_fresh_token(director, game
         ("round_undo", {"round": 1}),
     ],
 )
-def test_a_sheet_write_without_its_token_is_refused(director, game, name, data):
+def test_a_sheet_write_without_its_token_is_refused(director_client, game, name, data):
     record(game)
     before = game_token_now(game_id=game.pk)
-    response = director.post(sheet(name, game), data)
+    response = director_client.post(game_url(name, game), data)
     assert response.status_code == 422
     assert NOT_SENT_FROM_PAGE in page(response)
     assert game_token_now(game_id=game.pk) == before
 
 
 @pytest.mark.parametrize("name", ["game_close", "game_confirm"])
-def test_a_stale_button_on_the_sheet_shows_the_game_as_it_is(director, game, name):
+def test_a_stale_button_on_the_sheet_shows_the_game_as_it_is(director_client, game, name):
     record(game, "kap")
     seen = game_token_now(game_id=game.pk)
     record(game, "kap", "b")  # another phone: round 2
-    response = director.post(sheet(name, game), {"seen": seen}, **HTMX)
+    response = director_client.post(game_url(name, game), {"seen": seen}, **HTMX)
     assert response.status_code == 422
     html = page(response)
     assert CHANGED in html
@@ -417,41 +400,41 @@ def test_a_stale_button_on_the_sheet_shows_the_game_as_it_is(director, game, nam
     assert (game.status, game.confirmed_at) == (Game.Status.OPEN, None)
 
 
-def test_a_stale_reopen_on_the_sheet_is_refused(director, game):
+def test_a_stale_reopen_on_the_sheet_is_refused(director_client, game):
     totals(game, 20, 4)
     seen = game_token_now(game_id=game.pk)
     services.game_reopen(game_id=game.pk, seen=seen)
     totals(game, 20, 6)
-    response = director.post(sheet("game_reopen", game), {"seen": seen})
+    response = director_client.post(game_url("game_reopen", game), {"seen": seen})
     assert response.status_code == 422
     assert CHANGED in page(response)
     game.refresh_from_db()
     assert (game.total_b, game.status) == (6, Game.Status.FINISHED)
 
 
-def test_a_round_without_its_number_is_refused(director, game):
-    response = director.post(sheet("game_sheet", game), {"result": "kap", "side": "a"})
+def test_a_round_without_its_number_is_refused(director_client, game):
+    response = director_client.post(game_url("game_sheet", game), {"result": "kap", "side": "a"})
     assert response.status_code == 422
     assert "does not say which round it adds" in page(response)
     assert not game.rounds.exists()
 
 
-def test_a_correction_without_its_token_is_refused(director, game):
+def test_a_correction_without_its_token_is_refused(director_client, game):
     rnd = record(game)
-    response = director.post(
-        sheet("round_edit", game, round_id=rnd.pk), {"result": "kap", "side": "a"}
+    response = director_client.post(
+        game_url("round_edit", game, round_id=rnd.pk), {"result": "kap", "side": "a"}
     )
     assert response.status_code == 422
     assert NOT_SENT_FROM_PAGE in page(response)
     assert game.rounds.get().result == "gewone_winst"
 
 
-def test_a_stale_correction_shows_the_round_as_it_is_now(director, game):
+def test_a_stale_correction_shows_the_round_as_it_is_now(director_client, game):
     rnd = record(game)
     seen = rnd.token
     services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
-    response = director.post(
-        sheet("round_edit", game, round_id=rnd.pk),
+    response = director_client.post(
+        game_url("round_edit", game, round_id=rnd.pk),
         {"result": "baunie", "side": "b", "seen": seen},
     )
     assert response.status_code == 422
@@ -461,36 +444,33 @@ def test_a_stale_correction_shows_the_round_as_it_is_now(director, game):
     assert game.rounds.get().result == "kap"
 
 
-def test_a_stale_delete_keeps_the_round_and_says_why(director, game):
+def test_a_stale_delete_keeps_the_round_and_says_why(director_client, game):
     rnd = record(game)
     seen = rnd.token
     services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
-    response = director.post(sheet("round_delete", game, round_id=rnd.pk), {"seen": seen})
+    response = director_client.post(game_url("round_delete", game, round_id=rnd.pk), {"seen": seen})
     assert response.status_code == 422
     assert "changed meanwhile" in page(response)
     assert game.rounds.count() == 1
-    response = director.post(sheet("round_delete", game, round_id=rnd.pk), {})
+    response = director_client.post(game_url("round_delete", game, round_id=rnd.pk), {})
     assert response.status_code == 422
     assert NOT_SENT_FROM_PAGE in page(response)
     assert game.rounds.count() == 1
 
 
-def test_the_delete_page_and_the_sheet_carry_the_round_token(director, game):
+def test_the_delete_page_and_the_sheet_carry_the_round_token(director_client, game):
     rnd = record(game)
-    confirm = page(director.get(sheet("round_delete", game, round_id=rnd.pk)))
+    confirm = page(director_client.get(game_url("round_delete", game, round_id=rnd.pk)))
     assert f'name="seen" value="{rnd.token}"' in confirm
-    assert f'name="seen" value="{rnd.token}"' in page(director.get(sheet("game_sheet", game)))
+    assert f'name="seen" value="{rnd.token}"' in page(
+        director_client.get(game_url("game_sheet", game))
+    )
 
 
-def match_totals_url(match: Match) -> str:
-    slug = match.matchday.competition.slug
-    return reverse("match_totals", kwargs={"slug": slug, "match_id": match.pk})
-
-
-def test_stale_match_totals_show_what_the_match_holds_now(director, bare_match):
+def test_stale_match_totals_show_what_the_match_holds_now(director_client, bare_match):
     seen = match_token_now(match_id=bare_match.pk)
     services.match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
-    response = director.post(
+    response = director_client.post(
         match_totals_url(bare_match), {"total_home": 91, "total_away": 49, "seen": seen}
     )
     assert response.status_code == 422
@@ -499,7 +479,9 @@ def test_stale_match_totals_show_what_the_match_holds_now(director, bare_match):
     assert "reported totals: 81–74" in html
     bare_match.refresh_from_db()
     assert (bare_match.total_home, bare_match.total_away) == (81, 74)
-    response = director.post(match_totals_url(bare_match), {"total_home": 9, "total_away": 4})
+    response = director_client.post(
+        match_totals_url(bare_match), {"total_home": 9, "total_away": 4}
+    )
     assert response.status_code == 422
     assert NOT_SENT_FROM_PAGE in page(response)
 
@@ -509,22 +491,22 @@ def match_manage_url(match: Match) -> str:
     return reverse("match_manage", kwargs={"slug": slug, "match_id": match.pk})
 
 
-def test_a_stale_forfeit_shows_the_forfeit_stored_now(director, club_match):
-    seen = director.get(match_manage_url(club_match)).context["forfeit_form"].initial["seen"]
+def test_a_stale_forfeit_shows_the_forfeit_stored_now(director_client, club_match):
+    seen = director_client.get(match_manage_url(club_match)).context["forfeit_form"].initial["seen"]
     tournament_services.match_forfeit_set(
         match_id=club_match.pk, side="home", reason="No show", seen=seen
     )
     data = {"action": "forfeit", "forfeit-side": "away", "forfeit-reason": "Late"}
-    response = director.post(match_manage_url(club_match), {**data, "forfeit-seen": seen})
+    response = director_client.post(match_manage_url(club_match), {**data, "forfeit-seen": seen})
     assert response.status_code == 422
     assert "This match was changed by someone else" in page(response)
     assert response.context["forfeit_form"].initial["side"] == "home"
-    assert director.post(match_manage_url(club_match), data).status_code == 422
+    assert director_client.post(match_manage_url(club_match), data).status_code == 422
     club_match.refresh_from_db()
     assert (club_match.forfeit, club_match.forfeit_reason) == ("home", "No show")
 
 
-def test_a_stale_lineup_is_refused_and_the_games_stay(director, club_match):
+def test_a_stale_lineup_is_refused_and_the_games_stay(director_client, club_match):
     seen = match_token_now(match_id=club_match.pk)
     lineup(club_match, 2, 2)
     games = sorted(club_match.games.values_list("pk", flat=True))
@@ -536,18 +518,18 @@ def test_a_stale_lineup_is_refused_and_the_games_stay(director, club_match):
         "lineup-away_1": away[0].pk,
         "lineup-away_2": away[1].pk,
     }
-    response = director.post(match_manage_url(club_match), {**data, "lineup-seen": seen})
+    response = director_client.post(match_manage_url(club_match), {**data, "lineup-seen": seen})
     assert response.status_code == 422
     assert "This match was changed by someone else" in page(response)
-    assert director.post(match_manage_url(club_match), data).status_code == 422
+    assert director_client.post(match_manage_url(club_match), data).status_code == 422
     assert sorted(club_match.games.values_list("pk", flat=True)) == games
 
 
-def test_a_stale_deduction_shows_the_list_as_it_is_and_keeps_the_entry(director):
+def test_a_stale_deduction_shows_the_list_as_it_is_and_keeps_the_entry(director_client):
     competition = CompetitionFactory.create(schedule_format="manual")
     manage = reverse("competition_manage", kwargs={"slug": competition.slug})
     kampoe, toppers = TeamEntryFactory.create_batch(2, competition=competition)
-    seen = director.get(manage).context["deduction_form"].initial["seen"]
+    seen = director_client.get(manage).context["deduction_form"].initial["seen"]
     tournament_services.deduction_add(
         competition_id=competition.pk, entry_id=kampoe.pk, points=2, reason="Late", seen=seen
     )
@@ -557,7 +539,7 @@ def test_a_stale_deduction_shows_the_list_as_it_is_and_keeps_the_entry(director)
         "deduction-points": 1,
         "deduction-reason": "Shirts",
     }
-    response = director.post(manage, {**data, "deduction-seen": seen})
+    response = director_client.post(manage, {**data, "deduction-seen": seen})
     assert response.status_code == 422
     html = page(response)
     assert "The deductions were changed by someone else" in html
@@ -565,5 +547,5 @@ def test_a_stale_deduction_shows_the_list_as_it_is_and_keeps_the_entry(director)
     form = response.context["deduction_form"]
     assert form.initial["reason"] == "Shirts"
     assert form.initial["seen"] == deductions_token(competition_id=competition.pk)
-    assert director.post(manage, data).status_code == 422  # no token at all
+    assert director_client.post(manage, data).status_code == 422  # no token at all
     assert list(Deduction.objects.values_list("reason", flat=True)) == ["Late"]

@@ -6,9 +6,10 @@ import logging
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from scoring.models import Game, Standing
+from scoring.models import Standing
 from scoring.services import game_totals_enter, round_record, standings_rebuild
 from scoring.tasks import standings_refresh
+from tests.builders import finished_game, play, record
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -19,16 +20,8 @@ from tests.factories import (
     TeamEntryFactory,
     TeamFactory,
 )
+from tests.refreshes import queued_refreshes
 from tests.seen import game_token_now, next_round
-
-
-def finished_game(competition, *, winner: str = "a", kaps: int = 4) -> Game:
-    game = GameFactory.create(competition=competition)
-    for _ in range(kaps):
-        round_record(
-            game_id=game.pk, expected_number=next_round(game.pk), result="kap", side=winner
-        )
-    return game
 
 
 def table(competition) -> list[tuple[str, int, int, int, int]]:
@@ -41,10 +34,10 @@ def table(competition) -> list[tuple[str, int, int, int, int]]:
 
 def test_rebuild_uses_a_bounded_number_of_queries(db, django_assert_max_num_queries):
     small = CompetitionFactory.create()
-    finished_game(small)
+    finished_game(competition=small)
     big = CompetitionFactory.create()
     for _ in range(12):
-        finished_game(big)
+        finished_game(competition=big)
     with django_assert_max_num_queries(12):
         standings_rebuild(competition_id=small.pk)
     with django_assert_max_num_queries(12):
@@ -53,8 +46,8 @@ def test_rebuild_uses_a_bounded_number_of_queries(db, django_assert_max_num_quer
 
 def test_rebuild_twice_writes_the_same_table(db):
     competition = CompetitionFactory.create()
-    finished_game(competition)
-    finished_game(competition, winner="b")
+    finished_game(competition=competition)
+    finished_game(competition=competition, winner="b")
     standings_rebuild(competition_id=competition.pk)
     first = table(competition)
     standings_rebuild(competition_id=competition.pk)
@@ -64,11 +57,9 @@ def test_rebuild_twice_writes_the_same_table(db):
 
 def test_only_finished_matches_count(db):
     competition = CompetitionFactory.create()
-    done = finished_game(competition)
+    done = finished_game(competition=competition)
     open_game = GameFactory.create(competition=competition)
-    round_record(
-        game_id=open_game.pk, expected_number=next_round(open_game.pk), result="baunie", side="a"
-    )
+    record(open_game, "baunie", "a")
     standings_rebuild(competition_id=competition.pk)
 
     played = dict(
@@ -80,8 +71,8 @@ def test_only_finished_matches_count(db):
 
 def test_fully_tied_entries_share_a_rank(db):
     competition = CompetitionFactory.create(tiebreaks=["points", "saldo"])
-    finished_game(competition)
-    finished_game(competition)
+    finished_game(competition=competition)
+    finished_game(competition=competition)
     standings_rebuild(competition_id=competition.pk)
     assert [row[1] for row in table(competition)] == [1, 1, 3, 3]
 
@@ -89,19 +80,9 @@ def test_fully_tied_entries_share_a_rank(db):
 def test_competition_tiebreak_order_is_used(db):
     # Same points and saldo; more kaps wins only when the competition says so.
     competition = CompetitionFactory.create(tiebreaks=["points", "kaps"])
-    winner_by_kaps = GameFactory.create(competition=competition)
-    for result in ["kap", "kap", "kap", "kap"]:
-        round_record(
-            game_id=winner_by_kaps.pk,
-            expected_number=next_round(winner_by_kaps.pk),
-            result=result,
-            side="a",
-        )
+    winner_by_kaps = finished_game(competition=competition)  # 20–0
     other = GameFactory.create(competition=competition)
-    for result in ["baunie", "kap"]:
-        round_record(
-            game_id=other.pk, expected_number=next_round(other.pk), result=result, side="a"
-        )
+    play(other, ("baunie", "a"), ("kap", "a"))  # 20–0 too, with one kap
     standings_rebuild(competition_id=competition.pk)
     ranks = dict(Standing.objects.filter(competition=competition).values_list("entry_id", "rank"))
     assert ranks[winner_by_kaps.match.home_id] == 1
@@ -175,8 +156,8 @@ def test_task_run_from_the_commit_callback_writes_the_standings(
             round_record(
                 game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
             )
-    assert len(callbacks) == 1
     competition_id = game.match.matchday.competition_id
+    assert queued_refreshes(callbacks) == [competition_id]
     # Run what the callback would have queued, in-process (no global eager mode in tests).
     standings_refresh.apply(kwargs={"competition_id": competition_id})
     assert Standing.objects.get(entry=game.match.home).points == 2
@@ -208,7 +189,7 @@ def test_as_of_is_the_last_rebuild_even_when_no_row_changed(db):
     from scoring import selectors
 
     competition = CompetitionFactory.create()
-    finished_game(competition)
+    finished_game(competition=competition)
     standings_rebuild(competition_id=competition.pk)
     first = selectors.competition_standings_as_of(competition=competition)
     row_stamps = sorted(Standing.objects.values_list("computed_at", flat=True))

@@ -17,19 +17,14 @@ from django.utils import timezone
 
 from scoring import selectors, services
 from scoring.models import Game, Standing
-from scoring.services import round_record, standings_rebuild
+from scoring.services import standings_rebuild
 from scoring.tasks import standings_refresh, standings_refresh_stale
+from tests.builders import kaps
 from tests.factories import CompetitionFactory, GameFactory
+from tests.refreshes import queued_refreshes
 from tournaments.models import Competition
 
 LONG_AGO = datetime.datetime(2026, 3, 1, 19, 0, tzinfo=datetime.UTC)
-
-
-def kaps(game: Game, count: int) -> None:
-    """`count` more kaps for koppel A (four from nothing end the game 20–0)."""
-    done = game.rounds.count()
-    for number in range(done + 1, done + count + 1):
-        round_record(game_id=game.pk, expected_number=number, result="kap", side="a")
 
 
 def stale_since(competition: Competition) -> datetime.datetime | None:
@@ -55,7 +50,8 @@ def test_a_saved_round_marks_the_standings_stale_and_queues_one_refresh(
     stamp = stale_since(competition)
     assert stamp is not None
     assert before <= stamp <= timezone.now()
-    assert len(callbacks) == 1  # the mark is in the transaction, the refresh after it
+    # The mark is in the transaction, the refresh after it.
+    assert queued_refreshes(callbacks) == [competition.pk]
 
 
 def test_a_write_that_rolls_back_leaves_no_mark(db):
@@ -73,7 +69,7 @@ def test_a_later_write_keeps_the_oldest_mark(db, django_capture_on_commit_callba
     with django_capture_on_commit_callbacks() as callbacks:
         kaps(game, 4)
     assert stale_since(competition) == LONG_AGO
-    assert len(callbacks) == 1
+    assert queued_refreshes(callbacks) == [competition.pk]
 
 
 def test_the_refresh_after_the_write_clears_the_mark(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -106,25 +107,32 @@ def test_worker_process_writes_standings_after_a_saved_result(tmp_path):
     )
     try:
         competition = CompetitionFactory.create()
-        game = GameFactory.create(competition=competition)
-        for _ in range(4):  # four kaps: 20–0, the game is over
-            round_record(
-                game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
-            )
+        games = [GameFactory.create(competition=competition) for _ in range(2)]
+        with transaction.atomic():  # two results in one transaction: one refresh (issue 7)
+            for game in games:
+                for _ in range(4):  # four kaps: 20–0, the game is over
+                    round_record(
+                        game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
+                    )
 
+        won = {game.match.home_id: 2 for game in games}
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             rows = dict(
                 Standing.objects.filter(competition=competition).values_list("entry_id", "points")
             )
-            if rows.get(game.match.home_id) == 2:
+            if all(rows.get(entry_id) == 2 for entry_id in won):
                 break
             assert worker.poll() is None, (tmp_path / "worker.log").read_text()
             time.sleep(0.5)
         else:
             pytest.fail("no standings from the worker:\n" + (tmp_path / "worker.log").read_text())
-        assert rows == {game.match.home_id: 2, game.match.away_id: 0}
-        assert "standings_refresh" in (tmp_path / "worker.log").read_text()
+        assert rows == {**won, **{game.match.away_id: 0 for game in games}}
+        log_text = (tmp_path / "worker.log").read_text()
+        received = re.findall(
+            r"Task scoring\.tasks\.standings_refresh\[[-0-9a-f]+\] received", log_text
+        )
+        assert len(received) == 1, log_text
     finally:
         worker.terminate()
         try:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from typing import Any
-from unittest import mock
 
 import pytest
 from django import forms
 from django.contrib import admin
+from django.contrib.admin.models import LogEntry
 from django.contrib.messages import get_messages
-from django.db import connection
 from django.db.models import Model
 from django.urls import reverse
 from django.utils import timezone
@@ -31,7 +30,9 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
+from tests.refreshes import queued_refreshes
 from tests.tournaments.test_import_helpers import row_counts
+from tournaments import admin as admin_module
 from tournaments.admin import MatchAdminForm
 from tournaments.models import (
     Bye,
@@ -49,14 +50,9 @@ from tournaments.services import deduction_add, match_create, match_forfeit_set
 pytestmark = pytest.mark.django_db
 
 
-def new_game(**kwargs: Any) -> Game:
-    """A game with its match, entries and four seated players."""
-    return GameFactory.create(**kwargs)
-
-
 @pytest.fixture
 def game() -> Game:
-    game = new_game()
+    game = GameFactory.create()
     services.round_record(
         game_id=game.pk, expected_number=1, result="kap", side="a", caller_id=game.seat_1_id
     )
@@ -79,12 +75,6 @@ def game() -> Game:
     squad = Squad.objects.create(club=ClubFactory.create(), season="2026-2027")
     SquadMember.objects.create(squad=squad, player=PlayerFactory.create(), season="2026-2027")
     return game
-
-
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory.create(is_staff=True, is_superuser=True))
-    return client
 
 
 def admin_url(model: type[Model], view: str, *args: object) -> str:
@@ -186,10 +176,17 @@ def test_round_and_standing_cannot_be_added_changed_or_deleted(admin_client, gam
 
 
 def test_game_and_round_keep_an_audit_trail(admin_client, game):
-    assert admin_client.get(admin_url(Game, "history", game.pk)).status_code == 200
-    rnd = game.rounds.first()
+    # The fixture's game: created, then a kap for A (5–0), then a gewone winst for B (5–2).
+    response = admin_client.get(admin_url(Game, "history", game.pk))
+    assert response.status_code == 200
+    shown = [(r.history_type, r.score_a, r.score_b) for r in response.context["page_obj"]]
+    assert shown == [("~", 5, 2), ("~", 5, 0), ("+", 0, 0)]  # newest first
+    assert "3 entries" in response.content.decode()
+    rnd = game.rounds.get(number=1)
     response = admin_client.get(admin_url(Round, "history", rnd.pk))
     assert response.status_code == 200
+    shown = [(r.history_type, r.result, r.side) for r in response.context["page_obj"]]
+    assert shown == [("+", "kap", "a")]
 
 
 def test_competition_rejects_unknown_tiebreaks(admin_client, game):
@@ -299,26 +296,14 @@ def test_a_locked_squad_member_cannot_be_removed(admin_client):
 
 
 def settle() -> None:
-    """Forget the on-commit callbacks the test's setup left pending.
+    """As after the setup's commit and its refreshes: no refresh queued.
 
-    A test's transaction never commits, so the setup's own standings refreshes stay pending,
-    and a refresh pending for a competition makes a second one redundant
-    (`standings_refresh_on_commit`): a test of what a request queues starts from none, as
-    after the setup's commit. Claims of refreshes queued before go too (issue 7: the task
-    that would release them doesn't run here).
+    A test's transaction never commits, so the tasks that would release the claims of
+    refreshes queued before don't run here (issue 7): the claims go, and a test of what a
+    request queues (`tests.refreshes.queued_refreshes`) starts from none. The setup's own
+    on-commit callbacks stay pending in the test's transaction and never run.
     """
-    connection.run_on_commit.clear()
     StandingsRefreshClaim.objects.update(queued_at=None)
-
-
-def queued_refreshes(callbacks: list[Callable[[], object]]) -> list[int]:
-    """The competitions whose `standings_refresh` task the captured on-commit callbacks
-    queue: each is run with the task replaced by a recorder."""
-    with mock.patch("scoring.tasks.standings_refresh") as task:
-        for callback in callbacks:
-            callback()
-    assert all(call.args == () for call in task.delay.call_args_list)
-    return [call.kwargs["competition_id"] for call in task.delay.call_args_list]
 
 
 def test_a_deduction_added_in_the_admin_is_stored_with_its_reason(
@@ -921,6 +906,74 @@ def test_a_bye_for_an_entry_of_another_competition_is_refused_at_the_field(admin
     assert response.status_code == 200
     assert "the matchday's competition" in response.context["adminform"].form.errors["entry"][0]
     assert not Bye.objects.exists()
+
+
+def test_a_bye_added_in_the_admin_is_stored_by_bye_add_with_its_history(admin_client):
+    matchday, (a, *_rest) = pairs_day()
+    before = row_counts()
+
+    response = admin_client.post(admin_url(Bye, "add"), {"matchday": matchday.pk, "entry": a.pk})
+
+    assert response.status_code == 302, response.content.decode()[:3000]
+    bye = Bye.objects.get(matchday=matchday)
+    assert (bye.entry, bye.reason) == (a, {})  # given by hand
+    assert [record.history_type for record in bye.history.all()] == ["+"]
+    after = row_counts()
+    for label in ("tournaments.Bye", "tournaments.HistoricalBye"):
+        assert after.pop(label) == before.pop(label) + 1
+    assert after == before  # nothing else changed
+
+
+def test_a_bye_the_service_refuses_after_the_form_is_a_form_error(admin_client, monkeypatch):
+    """The form checks the places first; `bye_add` checks them again under the matchday's
+    lock (another director may have paired the entry meanwhile): its refusal shows on the
+    form, not as a server error, and nothing is saved."""
+    matchday, (a, b, *_rest) = pairs_day()
+    match = match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
+    monkeypatch.setattr(admin_module, "_place_refusals", lambda *args, **kwargs: {})
+
+    response = admin_client.post(admin_url(Bye, "add"), {"matchday": matchday.pk, "entry": a.pk})
+
+    assert response.status_code == 200
+    assert response.context["adminform"].form.non_field_errors() == [
+        f"{a} plays twice on this matchday: in match {match} and in the bye. An entry plays "
+        "at most once a matchday, a bye included."
+    ]
+    assert not Bye.objects.exists()
+
+
+def test_a_bye_deleted_in_the_admin_is_deleted_by_bye_delete_with_its_history(admin_client):
+    matchday, (a, *_rest) = pairs_day()
+    bye = Bye.objects.create(matchday=matchday, entry=a)
+
+    response = admin_client.post(admin_url(Bye, "delete", bye.pk), {"post": "yes"})
+
+    assert response.status_code == 302
+    assert [record.history_type for record in Bye.history.filter(id=bye.pk)] == ["-", "+"]
+
+
+@pytest.mark.parametrize("how", ["page", "list"])
+def test_a_bye_played_since_the_delete_page_was_shown_stays(admin_client, monkeypatch, how):
+    """The matchday was played after the page's check (a race): `bye_delete` refuses under
+    the matchday's lock, and the page says so instead of failing."""
+    matchday, (a, b, c, _d) = pairs_day()
+    game_with_totals(matchday, a, b)
+    bye = Bye.objects.create(matchday=matchday, entry=c)
+    monkeypatch.setattr(admin_module.ByeAdmin, "is_locked", lambda self, obj: False)
+    monkeypatch.setattr(admin_module.ByeAdmin, "delete_refusal", lambda self, rows: None)
+
+    if how == "page":
+        response = admin_client.post(admin_url(Bye, "delete", bye.pk), {"post": "yes"})
+    else:
+        _chosen, response = bulk_delete(admin_client, [bye])
+
+    assert response.status_code == 302
+    assert said(response) == (
+        f"Matchday {matchday.number} is played: its bye counts in the standings and stays."
+    )
+    assert Bye.objects.filter(pk=bye.pk).exists()
+    assert [record.history_type for record in Bye.history.filter(id=bye.pk)] == ["+"]
+    assert not LogEntry.objects.filter(object_id=str(bye.pk)).exists()  # not logged deleted
 
 
 # ---- deductions

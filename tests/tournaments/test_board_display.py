@@ -30,6 +30,7 @@ from scoring import selectors, services
 from scoring.models import Game, GameDispute
 from scoring.selectors import TableState
 from scoring.services import RoundRecord
+from tests.builders import random_matchday
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -89,14 +90,7 @@ def build(koppels: int, **competition: Any) -> Evening:
         matchday = Matchday.objects.create(
             competition=comp, number=number, date=datetime.date(2026, 10, number)
         )
-        order = entries[:]
-        rng.shuffle(order)
-        Bye.objects.create(matchday=matchday, entry=order.pop())
-        for table, index in enumerate(range(0, len(order), 2), start=1):
-            home, away = order[index], order[index + 1]
-            assert home.team is not None and away.team is not None
-            match = Match.objects.create(matchday=matchday, home=home, away=away, table=table)
-            game = Game.objects.create(match=match, table=table, team_a=home.team, team_b=away.team)
+        for table, game in random_matchday(matchday, entries, rng, seated=False).items():
             if number == 1:
                 play_out(game, rng)
                 continue
@@ -111,7 +105,9 @@ def build(koppels: int, **competition: Any) -> Evening:
                 if state == "disputed":
                     GameDispute.objects.create(game=game, side="b", comment="round 4 was a kap")
             elif state == "forfeit":
-                Match.objects.filter(pk=match.pk).update(forfeit="away", forfeit_reason="no show")
+                Match.objects.filter(pk=game.match_id).update(
+                    forfeit="away", forfeit_reason="no show"
+                )
     services.standings_rebuild(competition_id=comp.pk)
     return Evening(comp, comp.matchdays.get(number=2), games)
 

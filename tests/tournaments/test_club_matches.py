@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import datetime
+import importlib
 from collections.abc import Sequence
 
 import pytest
+from django.apps import apps as django_apps
 from django.urls import reverse
 
 from scoring import selectors
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
-from scoring.services import game_totals_enter, round_record, standings_rebuild
+from scoring.services import game_confirm, game_totals_enter, round_record, standings_rebuild
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -28,7 +30,6 @@ from tournaments.models import Competition, Entry, Match, Squad, Team
 from tournaments.services import (
     club_match_lineup_set,
     deduction_add,
-    game_confirm,
     match_forfeit_set,
     squad_member_add,
     squad_member_remove,
@@ -114,8 +115,8 @@ def test_below_the_minimum_the_match_is_forfeited_and_scored_so():
         away_teams=ids(short),
     )
     match.refresh_from_db()
-    assert match.forfeit == "away"
-    assert "fewer than 5" in match.forfeit_reason
+    assert (match.forfeit, match.forfeit_reason) == ("away", "fewer than 5 koppels (away 4)")
+    assert match.forfeit_cause == Match.ForfeitCause.LINEUP
 
     standings_rebuild(competition_id=match.matchday.competition_id)
     home_row = Standing.objects.get(entry=match.home)
@@ -138,6 +139,77 @@ def test_a_corrected_lineup_lifts_the_lineup_forfeit():
     )
     match.refresh_from_db()
     assert (match.forfeit, match.forfeit_reason) == ("", "")
+    assert match.forfeit_cause == Match.ForfeitCause.DIRECTOR
+
+
+def lineup_set(match: Match, home: Sequence[Team | None], away: Sequence[Team | None]) -> Match:
+    saved = club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=ids(home),
+        away_teams=ids(away),
+    )
+    saved.refresh_from_db()
+    return saved
+
+
+def forfeit_set(match: Match, side: str, reason: str) -> Match:
+    return match_forfeit_set(
+        match_id=match.pk, seen=match_token_now(match_id=match.pk), side=side, reason=reason
+    )
+
+
+@pytest.mark.parametrize("reason", ["did not turn up", "lineup: only three came"])
+def test_a_full_lineup_keeps_the_directors_forfeit(reason):
+    """Whatever its words: the director's forfeit is the director's to lift."""
+    match, home, away = club_match()
+    forfeit_set(match, "away", reason)
+    saved = lineup_set(match, home, away)
+    assert (saved.forfeit, saved.forfeit_reason, saved.forfeit_cause) == (
+        "away",
+        reason,
+        Match.ForfeitCause.DIRECTOR,
+    )
+
+
+def test_the_lineups_forfeit_sent_back_unchanged_stays_the_lineups():
+    match, home, away = club_match()
+    short = lineup_set(match, home, [*away[:4], None, None])
+    forfeit_set(match, short.forfeit, short.forfeit_reason)  # the forfeit form, as shown
+    match.refresh_from_db()
+    assert match.forfeit_cause == Match.ForfeitCause.LINEUP
+    assert lineup_set(match, home, away).forfeit == ""
+
+
+def test_the_lineups_forfeit_reworded_by_the_director_becomes_the_directors():
+    match, home, away = club_match()
+    lineup_set(match, home, [*away[:4], None, None])
+    forfeit_set(match, "away", "four koppels came, and too late")
+    saved = lineup_set(match, home, away)
+    assert (saved.forfeit, saved.forfeit_cause) == ("away", Match.ForfeitCause.DIRECTOR)
+
+
+def test_the_migration_turns_the_lineup_prefix_into_the_forfeit_cause_and_back():
+    migration = importlib.import_module("tournaments.migrations.0007_match_forfeit_cause")
+    match, _home, _away = club_match()
+    directors = MatchFactory.create(matchday=match.matchday)
+    Match.objects.filter(pk=match.pk).update(
+        forfeit="away", forfeit_reason="lineup: fewer than 5 koppels (away 4)"
+    )
+    Match.objects.filter(pk=directors.pk).update(forfeit="home", forfeit_reason="no show")
+
+    migration.forfeit_cause_from_prefix(django_apps, None)
+    rows = Match.objects.filter(pk__in=[match.pk, directors.pk]).order_by("pk")
+    assert list(rows.values_list("forfeit_reason", "forfeit_cause")) == [
+        ("fewer than 5 koppels (away 4)", "lineup"),
+        ("no show", "director"),
+    ]
+
+    migration.forfeit_prefix_from_cause(django_apps, None)
+    assert list(rows.values_list("forfeit_reason", flat=True)) == [
+        "lineup: fewer than 5 koppels (away 4)",
+        "no show",
+    ]
 
 
 def test_a_late_koppel_sits_out_until_its_sitting():

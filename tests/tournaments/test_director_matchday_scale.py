@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services as scoring_services
-from tests.factories import CompetitionFactory, TeamEntryFactory, league_staff
+from tests.factories import CompetitionFactory, TeamEntryFactory
 from tests.seen import game_token_now, matchday_token
 from tournaments import director_views, services
 from tournaments.forms import ENTRY_SELECT_MAX, entry_lookup, entry_suggestions
@@ -22,12 +22,6 @@ from tournaments.models import Competition, Entry, Match, Matchday
 pytestmark = pytest.mark.django_db
 
 BIG = ENTRY_SELECT_MAX + 1  # odd: one bye
-
-
-@pytest.fixture
-def director_client(client):
-    client.force_login(league_staff())
-    return client
 
 
 def swiss_of(count: int, **fields: Any) -> Matchday:

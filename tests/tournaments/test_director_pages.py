@@ -16,15 +16,14 @@ from scoring import services as scoring_services
 from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from tests.builders import club_competition, koppels_of, pairs_competition
 from tests.factories import (
-    ClubFactory,
     CompetitionFactory,
-    PlayerFactory,
     TeamEntryFactory,
-    TeamFactory,
     UserFactory,
     league_staff,
 )
+from tests.pages import manage_url, matchday_url
 from tests.seen import (
     deductions_token,
     game_token_now,
@@ -40,17 +39,9 @@ from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchd
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-NAMES = ["Kampoe", "Toppers", "Formula", "Ekta", "Pintoboys", "Sonny", "Wanica", "Para"]
 
 
 # ---------------------------------------------------------------- set-up
-
-
-def pairs_competition(count: int, **fields: Any) -> Competition:
-    competition = CompetitionFactory.create(**fields)
-    for name in NAMES[:count]:
-        TeamEntryFactory.create(competition=competition, team__name=name)
-    return competition
 
 
 @pytest.fixture
@@ -74,30 +65,6 @@ def league() -> Competition:
     return competition
 
 
-def club_competition(clubs: int = 2, **fields: Any) -> Competition:
-    """Club competition, 2 koppels a side (at least 2), 2 sittings; three koppels a club."""
-    defaults: dict[str, Any] = {
-        "slug": "club-league",
-        "kind": Competition.Kind.CLUBS,
-        "koppels_per_side": 2,
-        "min_koppels": 2,
-        "sittings": 2,
-        "schedule_format": Competition.Format.DOUBLE_ROUND_ROBIN,
-    }
-    competition = CompetitionFactory.create(**{**defaults, **fields})
-    for number in range(clubs):
-        club = ClubFactory.create(name=NAMES[number])
-        players = [PlayerFactory.create(club=club) for _ in range(6)]
-        for index in range(3):
-            TeamFactory.create(
-                name=f"{club.name} {index + 1}",
-                player_1=players[2 * index],
-                player_2=players[2 * index + 1],
-            )
-        Entry.objects.create(competition=competition, club=club)
-    return competition
-
-
 @pytest.fixture
 def club_match() -> Match:
     competition = club_competition()
@@ -105,28 +72,10 @@ def club_match() -> Match:
     return Match.objects.get(matchday__competition=competition, matchday__number=1)
 
 
-def koppels_of(entry: Entry) -> list[Team]:
-    return list(Team.objects.filter(player_1__club=entry.club).order_by("key"))
-
-
-@pytest.fixture
-def director_client(client):
-    client.force_login(league_staff())
-    return client
-
-
 @pytest.fixture
 def stranger_client(client):
     client.force_login(UserFactory.create(is_staff=True))  # admin access, not a director
     return client
-
-
-def manage_url(competition: Competition) -> str:
-    return reverse("competition_manage", kwargs={"slug": competition.slug})
-
-
-def matchday_url(competition: Competition, number: int = 1) -> str:
-    return reverse("matchday_manage", kwargs={"slug": competition.slug, "number": number})
 
 
 def match_url(match: Match) -> str:
@@ -352,28 +301,31 @@ def test_pairing_a_round_robin_competition_is_refused(director_client, league):
     assert "not played in the Swiss system" in text(response)
 
 
-def test_add_and_withdraw_a_deduction(director_client, client, league):
+def test_add_and_withdraw_a_deduction(director_client, client, league, refreshed):
     entry = league.entries.get(team__name="Kampoe")
-    response = director_client.post(
-        manage_url(league),
-        deduction_data(
-            league,
-            **{
-                "deduction-entry": entry.pk,
-                "deduction-points": "2",
-                "deduction-reason": "Late by 30 minutes",
-            },
-        ),
-        follow=True,
-    )
+    with refreshed():  # the standings refresh the deduction queues runs, as the worker would
+        response = director_client.post(
+            manage_url(league),
+            deduction_data(
+                league,
+                **{
+                    "deduction-entry": entry.pk,
+                    "deduction-points": "2",
+                    "deduction-reason": "Late by 30 minutes",
+                },
+            ),
+            follow=True,
+        )
     assert "2 points deducted from Kampoe." in text(response)
     deduction = Deduction.objects.get(competition=league)
     assert (deduction.entry_id, deduction.points) == (entry.pk, 2)
-    scoring_services.standings_rebuild(competition_id=league.pk)
-    public = text(client.get(reverse("competition_detail", kwargs={"slug": league.slug})))
+    response = client.get(reverse("competition_detail", kwargs={"slug": league.slug}))
+    public = text(response)
     assert "Deductions and forfeits" in public
     assert "Late by 30 minutes" in public
     assert "Ded." in public
+    shown = {row.record.entry_id: row.record for row in response.context["table"].rows}
+    assert (shown[entry.pk].deducted, shown[entry.pk].points) == (2, -2)
 
     response = director_client.post(
         manage_url(league),
@@ -445,7 +397,15 @@ def test_matchday_page_shows_tables_reasons_and_the_bye(director_client, swiss):
     services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     html = text(director_client.get(matchday_url(swiss, 2)))
     assert "Why this pairing" in html
-    assert "Same score group: both have" in html or "Floated between score groups:" in html
+    # After matchday 1, an odd number of koppels have 2 points: table 1 floats one of them
+    # down to a koppel with 0, table 2 pairs two with 2. The page words each, in table order.
+    second = Match.objects.filter(matchday__competition=swiss, matchday__number=2)
+    reasons = dict(second.values_list("table", "pairing_reason__code"))
+    assert reasons == {1: "floated", 2: "same_score_group"}
+    floated = "Floated between score groups: 2 and 0 points, the closest scores without a rematch."
+    same = "Same score group: both have 2 points."
+    assert floated in html and same in html
+    assert html.index(floated) < html.index(same)
     assert "Bye" in html
     assert "lowest-placed entry without a bye yet" in html
     assert "Problems" not in html
@@ -761,7 +721,7 @@ def test_public_matchday_page_shows_tables_byes_and_club_scores(client):
 # ---------------------------------------------------------------- confirmation
 
 
-def test_confirm_a_finished_game_on_the_score_sheet(director_client, client):
+def test_confirm_a_finished_game_on_the_score_sheet(director_client, client, refreshed):
     competition = pairs_competition(
         2, confirmation_required=True, schedule_format=Competition.Format.ROUND_ROBIN
     )
@@ -783,13 +743,21 @@ def test_confirm_a_finished_game_on_the_score_sheet(director_client, client):
     standings = reverse("competition_detail", kwargs={"slug": competition.slug})
     assert "1 awaiting confirmation" in text(client.get(standings))
 
-    response = director_client.post(confirm, {"seen": game_token_now(game_id=game.pk)}, follow=True)
+    with refreshed():  # the standings refresh the confirmation queues, as the worker runs it
+        response = director_client.post(
+            confirm, {"seen": game_token_now(game_id=game.pk)}, follow=True
+        )
     assert "Result confirmed" in text(response)
     assert 'class="badge text-bg-success confirmed-badge"' in text(response)
     game.refresh_from_db()
     assert game.confirmed_at is not None
-    scoring_services.standings_rebuild(competition_id=competition.pk)
-    assert "none awaiting confirmation" in text(client.get(standings))
+    response = client.get(standings)
+    assert "none awaiting confirmation" in text(response)
+    shown = [
+        (row.record.entry.team.name, row.record.played, row.record.points)
+        for row in response.context["table"].rows
+    ]
+    assert shown == [("Kampoe", 1, 2), ("Toppers", 1, 0)]  # the confirmed 20–4 counts
 
 
 def test_confirming_needs_a_director(stranger_client):

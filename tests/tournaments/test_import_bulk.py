@@ -1,4 +1,4 @@
-"""The importer's bulk writer (issue 7, `tournaments.interchange_load`) against the per-game
+"""The importer's bulk writer (issue 7, `tournaments.interchange.load`) against the per-game
 services it replaces.
 
 The reference is the importer as it was: every result written through the services
@@ -30,6 +30,7 @@ from scoring.rules import RuleViolation
 from scoring.services import (
     RoundRecord,
     game_close,
+    game_confirm,
     game_rounds_load,
     game_totals_enter,
     match_totals_enter,
@@ -42,10 +43,11 @@ from scoring.tokens import (
     match_token_now,
 )
 from tests.tournaments.test_import_helpers import document, row_counts
-from tournaments import interchange_load
-from tournaments.interchange import InterchangeError, _join, _violation, competition_import
+from tournaments.interchange import InterchangeError, competition_import
+from tournaments.interchange import load as interchange_load
+from tournaments.interchange.errors import _join, _violation
 from tournaments.models import Bye, Competition, Deduction, Match
-from tournaments.services import deduction_add, deduction_void, game_confirm, match_forfeit_set
+from tournaments.services import deduction_add, deduction_void, match_forfeit_set
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +78,8 @@ def services_results_load(
             for game in match.games:
                 _services_game(game, instance, teams, players)
             if match.forfeit is not None:
-                side, reason = match.forfeit
+                # A director's forfeit: the services can't set a lineup's (`cause`).
+                side, reason, _cause = match.forfeit
                 try:
                     match_forfeit_set(
                         match_id=instance.pk,

@@ -368,6 +368,12 @@ REFUSED = [
     ("koppel_twice_in_a_sitting", changed(CLUBS, (*CLUB_GAME, 1, "team_a"), "k1"),
      "matchday 1, match kampoe-toppers, game sitting 1 table 2",
      "koppel “k1” plays twice in sitting 1"),
+    ("club_koppel_of_two_clubs", changed(CLUBS, ("teams", 0, "players"), ["anna", "hans"]),
+     "matchday 1, match kampoe-toppers, game sitting 1 table 1",
+     "both players of team_a “k1” must belong to “kampoe” or “toppers”"),
+    ("club_koppels_of_one_club", changed(CLUBS, (*CLUB_GAME, 0, "team_b"), "k2"),
+     "matchday 1, match kampoe-toppers, game sitting 1 table 1",
+     "team_a and team_b must play for different clubs of the match"),
 ]  # fmt: skip
 
 

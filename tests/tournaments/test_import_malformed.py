@@ -37,6 +37,13 @@ def changed(path: tuple, value, *, delete: bool = False):
     return data
 
 
+def with_eva(data):
+    """`data` with one more koppel, oost (eva and bert), that is no entry."""
+    data["players"].append({"key": "eva", "name": "Eva", "club": "kampoe"})
+    data["teams"].append({"key": "oost", "players": ["eva", "bert"]})
+    return data
+
+
 GAME = ("matchdays", 0, "matches", 0, "games", 0)
 
 CASES = [
@@ -87,6 +94,14 @@ CASES = [
      f"{GAME_PLACE}: player “zoe” in “seats” is not in “players”"),
     ("seats_wrong_team", changed((*GAME, "seats"), ["anna", "bert", "dirk", "carla"]),
      f"{GAME_PLACE}: seats 1 and 3 must be team_a's players"),
+    ("seats_outsider_for_team_b",
+     with_eva(changed((*GAME, "seats"), ["anna", "eva", "carla", "dirk"])),
+     f"{GAME_PLACE}: seats 1 and 3 must be team_a's players and seats 2 and 4 team_b's; "
+     "team_b “zuid” is bert & dirk"),
+    ("seat_player_twice", changed((*GAME, "seats"), ["anna", "bert", "anna", "dirk"]),
+     f"{GAME_PLACE}: anna has two seats (1 and 3)"),
+    ("koppel_of_another_match", with_eva(changed((*GAME, "team_b"), "oost")),
+     f"{GAME_PLACE}: team_a and team_b must be the match's koppels “noord” and “zuid”"),
     ("rounds_not_a_list", changed((*GAME, "rounds"), "kap kap kap kap"),
      f"{GAME_PLACE}: “rounds” must be a list, not text"),
     ("result_unknown", changed((*GAME, "rounds", 2, "result"), "troef"),
@@ -269,7 +284,10 @@ def test_a_byte_order_mark_is_allowed(tmp_path):
 
     call_command("import_competition", str(path), stdout=StringIO())
 
-    assert Competition.objects.filter(slug="test-evening").exists()
+    competition = Competition.objects.get(slug="test-evening")
+    assert competition.name == "Test evening"
+    entries = competition.entries.order_by("team__key").values_list("team__key", flat=True)
+    assert list(entries) == ["noord", "zuid"]
 
 
 def test_missing_file(tmp_path):

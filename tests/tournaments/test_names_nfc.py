@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 from django.urls import reverse
 
-from tests.factories import ClubFactory, CompetitionFactory, PlayerFactory, TeamFactory, UserFactory
+from tests.factories import ClubFactory, CompetitionFactory, PlayerFactory, TeamFactory
 from tests.tournaments.test_import_helpers import document, run_import
 from tournaments.models import Club, Competition, Player, Team
 
@@ -64,12 +64,6 @@ def test_an_exported_nfd_file_round_trips_as_nfc(tmp_path):
     run_import(tmp_path, path.read_text(encoding="utf-8"))
 
     assert Player.objects.get(key="bert").name == NFC
-
-
-@pytest.fixture
-def admin_client(client):
-    client.force_login(UserFactory.create(is_staff=True, is_superuser=True))
-    return client
 
 
 def _named_objects():

@@ -27,14 +27,15 @@ from scoring.rules import RuleViolation
 from scoring.selectors import game_setup_check
 from scoring.services import standings_rebuild
 from scoring.tokens import match_token_now, matchday_token
+from tests.builders import club_competition, koppels_of, pairs_competition, pairs_matchday
 from tests.factories import (
     CompetitionFactory,
     MatchdayFactory,
     PlayerFactory,
     TeamEntryFactory,
     TeamFactory,
-    league_staff,
 )
+from tests.pages import matchday_url
 from tests.tournaments.test_import_helpers import row_counts, run_import
 from tests.triggers import triggers_dropped
 from tournaments import services
@@ -154,14 +155,8 @@ def test_one_place_each_is_imported(tmp_path):
 # ================================================================ the services
 
 
-def pairs_competition(count: int = 5) -> tuple[Competition, Matchday, list[Entry]]:
-    competition = CompetitionFactory.create()
-    entries = TeamEntryFactory.create_batch(count, competition=competition)
-    return competition, MatchdayFactory.create(competition=competition, number=1), entries
-
-
 def test_match_create_refuses_the_same_pairing_reversed_naming_the_entries():
-    _competition, matchday, (a, b, *_rest) = pairs_competition()
+    _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     with pytest.raises(RuleViolation) as caught:
         services.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
@@ -179,7 +174,7 @@ def test_match_create_refuses_the_same_pairing_reversed_naming_the_entries():
 
 
 def test_match_create_refuses_an_entry_with_the_bye():
-    _competition, matchday, (a, b, *_rest) = pairs_competition()
+    _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     Bye.objects.create(matchday=matchday, entry=a)
     with pytest.raises(RuleViolation) as caught:
         services.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
@@ -192,7 +187,7 @@ def test_match_create_refuses_an_entry_with_the_bye():
 def test_a_stored_fault_elsewhere_on_the_matchday_does_not_stop_a_new_match():
     # The fault is listed on the matchday page and by check_results; a write that adds
     # none is not held hostage by it.
-    _competition, matchday, (a, b, c, d, _e) = pairs_competition()
+    _competition, matchday, (a, b, c, d, _e) = pairs_matchday(5)
     Match.objects.create(matchday=matchday, home=c, away=d)
     with triggers_dropped():
         Match.objects.create(matchday=matchday, home=d, away=c)
@@ -201,7 +196,7 @@ def test_a_stored_fault_elsewhere_on_the_matchday_does_not_stop_a_new_match():
 
 
 def test_a_swap_that_would_remake_an_entry_twice_is_refused_by_name():
-    _competition, matchday, (a, b, c, _d, e) = pairs_competition()
+    _competition, matchday, (a, b, c, _d, e) = pairs_matchday(5)
     services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     Bye.objects.create(matchday=matchday, entry=e)
     with triggers_dropped():
@@ -218,9 +213,8 @@ def test_a_swap_that_would_remake_an_entry_twice_is_refused_by_name():
 
 
 def test_round_robin_checks_every_matchday_before_writing(monkeypatch):
-    competition, matchday, entries = pairs_competition(4)
-    matchday.delete()
-    a, b, c, d = entries
+    competition = pairs_competition(4)
+    a, b, c, d = competition.entries.order_by("pk")
 
     def twice(_entries: Any, *, double: bool = False) -> list[RoundPairing[Entry]]:
         return [RoundPairing(pairs=((a, b), (c, d))), RoundPairing(pairs=((a, b), (b, c)))]
@@ -233,8 +227,8 @@ def test_round_robin_checks_every_matchday_before_writing(monkeypatch):
 
 
 def test_swiss_pairing_checks_the_matchday_before_writing(monkeypatch):
-    competition, matchday, (a, b, c, *_rest) = pairs_competition(4)
-    matchday.delete()
+    competition = pairs_competition(4)
+    a, b, c, _d = competition.entries.order_by("pk")
     Competition.objects.filter(pk=competition.pk).update(schedule_format="swiss")
 
     def twice(_entrants: Any, **_options: Any) -> SwissRound[int]:
@@ -249,8 +243,6 @@ def test_swiss_pairing_checks_the_matchday_before_writing(monkeypatch):
 
 
 def test_a_lineup_with_a_koppel_at_another_table_of_the_sitting_is_refused():
-    from tests.tournaments.test_director_pages import club_competition, koppels_of
-
     competition = club_competition(clubs=4)
     services.schedule_round_robin_create(competition_id=competition.pk)
     first, second = Match.objects.filter(
@@ -276,7 +268,7 @@ def test_a_lineup_with_a_koppel_at_another_table_of_the_sitting_is_refused():
 
 def test_the_database_refuses_what_a_service_check_missed():
     # The backstop, without the services: a reversed pairing straight into the table.
-    _competition, matchday, (a, b, *_rest) = pairs_competition()
+    _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     Match.objects.create(matchday=matchday, home=a, away=b)
     refused = pytest.raises(IntegrityError, match="troefclub:entry_twice_on_matchday")
     with refused, transaction.atomic():
@@ -286,7 +278,7 @@ def test_the_database_refuses_what_a_service_check_missed():
 def test_a_race_past_the_check_becomes_the_rule_not_a_500(monkeypatch):
     # Two directors adding conflicting matches at once: the second's check ran before the
     # first committed. The trigger refuses it; the service says the rule.
-    _competition, matchday, (a, b, *_rest) = pairs_competition()
+    _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     monkeypatch.setattr(services, "_places_check", lambda *args, **kwargs: None)
     with pytest.raises(RuleViolation) as caught:
@@ -298,19 +290,8 @@ def test_a_race_past_the_check_becomes_the_rule_not_a_500(monkeypatch):
 # ================================================================ the pages
 
 
-@pytest.fixture
-def director_client(client):
-    client.force_login(league_staff())
-    return client
-
-
-def matchday_url(competition: Competition, number: int = 1) -> str:
-    return reverse("matchday_manage", kwargs={"slug": competition.slug, "number": number})
-
-
 def league() -> Competition:
-    competition = CompetitionFactory.create(schedule_format=Competition.Format.ROUND_ROBIN)
-    TeamEntryFactory.create_batch(4, competition=competition)
+    competition = pairs_competition(4, schedule_format=Competition.Format.ROUND_ROBIN)
     services.schedule_round_robin_create(competition_id=competition.pk)
     return competition
 
@@ -389,8 +370,6 @@ def test_an_entry_twice_on_the_matchday_is_a_problem_line(director_client):
 
 
 def test_a_club_competition_keeps_its_standings_with_an_entry_of_another_competition():
-    from tests.tournaments.test_director_pages import club_competition
-
     competition = club_competition(clubs=2)
     services.schedule_round_robin_create(competition_id=competition.pk)
     other = club_competition(clubs=2, slug="other-league").entries.first()
@@ -403,7 +382,7 @@ def test_a_club_competition_keeps_its_standings_with_an_entry_of_another_competi
 
 
 def test_the_triggers_are_back_after_the_block():
-    _competition, matchday, (a, b, *_rest) = pairs_competition()
+    _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     with triggers_dropped():
         pass
     Match.objects.create(matchday=matchday, home=a, away=b)

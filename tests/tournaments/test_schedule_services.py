@@ -10,7 +10,7 @@ import pytest
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
 from scoring.services import game_totals_enter, standings_rebuild
-from tests.factories import CompetitionFactory, TeamEntryFactory
+from tests.builders import pairs_competition
 from tests.seen import game_token_now, matchday_token, next_matchday
 from tournaments.models import Bye, Competition, Match, Matchday
 from tournaments.services import (
@@ -22,12 +22,6 @@ from tournaments.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def pairs_competition(entries: int, **options: object) -> Competition:
-    competition = CompetitionFactory.create(**options)
-    TeamEntryFactory.create_batch(entries, competition=competition)
-    return competition
 
 
 def meetings(competition: Competition) -> Counter[frozenset[int]]:

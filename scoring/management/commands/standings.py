@@ -15,6 +15,9 @@ from scoring import selectors
 from scoring.services import standings_rebuild
 from tournaments.models import Competition
 
+# DESIGN.md's standings columns, exactly: the JSON's keys are a published format. Each is a
+# `Standing` field (entry: its key); Buchholz, head-to-head, byes and deductions are not in
+# it, and a new tie-break's column joins it only if DESIGN.md says so.
 COLUMNS = (
     "rank", "entry", "played", "won", "drawn", "lost", "points", "points_for",
     "points_against", "saldo", "kaps", "baunies",

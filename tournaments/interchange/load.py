@@ -2,15 +2,15 @@
 deductions, with their audit history (issue 7: imports near bulk-load speed).
 
 `results_load(doc=…, competition=…, …)` is the second half of
-`tournaments.interchange.competition_import`, after the clubs, players, koppels, entries,
-squads, matchdays, byes and matches are made. It works in two passes:
+`tournaments.interchange.importer.competition_import`, after the clubs, players, koppels,
+entries, squads, matchdays, byes and matches are made. It works in two passes:
 
 1. **Plan.** The document's results are walked in the order the per-game services would
    have written them (each match: its reported totals, its games, its forfeit; then the
    deductions), and every result is checked by the functions those services check with:
    the engine (`scoring.rules`) and the small checks shared with the services
    (`scoring.services.game_rounds_replay`, `game_totals_set`, `game_close_replay`,
-   `game_state_set`; `tournaments.services.game_confirmed_set`, `forfeit_check`,
+   `game_state_set`, `game_confirmed_set`; `tournaments.services.forfeit_check`,
    `deduction_check`, `void_reason_check`). The first problem raises the same
    `InterchangeError` (place and message) as the services' path did; nothing has been
    written for the results then, and the caller's transaction drops the rest.
@@ -51,18 +51,17 @@ from scoring.rules import RuleViolation, check_match_totals
 from scoring.services import (
     RoundRecord,
     game_close_replay,
+    game_confirmed_set,
     game_rounds_replay,
     game_state_set,
     game_totals_set,
 )
-
-# `competition_import` imports this module when it runs, so this import is never circular.
-from tournaments.interchange import _Document, _Game, _join, _Match, _violation
+from tournaments.interchange.document import _Document, _Game, _Match
+from tournaments.interchange.errors import _join, _violation
 from tournaments.models import Competition, Deduction, Entry, Match, Matchday, Player, Team
 from tournaments.services import (
     deduction_check,
     forfeit_check,
-    game_confirmed_set,
     void_reason_check,
 )
 
@@ -279,12 +278,13 @@ def _plan_match(
     for game in match.games:
         _plan_game(plan, game, instance, teams, players, game_ids)
     if match.forfeit is not None:
-        side, reason = match.forfeit
+        side, reason, cause = match.forfeit
         try:
             reason = forfeit_check(side, reason)
         except RuleViolation as exc:
             raise _violation(_join(match.place, "forfeit"), exc) from None
-        instance.forfeit, instance.forfeit_reason = side, reason if side else ""
+        # The file's cause: `match_forfeit_set` would make every forfeit the director's.
+        instance.forfeit, instance.forfeit_reason, instance.forfeit_cause = side, reason, cause
         plan.matches[instance.pk] = instance
         plan.record(plan.match_history, _snapshot(instance, columns), "~")
 
@@ -553,6 +553,6 @@ def _matches_update(plan: _Plan) -> None:
     if plan.matches:
         Match.objects.bulk_update(
             list(plan.matches.values()),
-            ["total_home", "total_away", "forfeit", "forfeit_reason"],
+            ["total_home", "total_away", "forfeit", "forfeit_reason", "forfeit_cause"],
         )
     _rows_insert(plan.match_history)

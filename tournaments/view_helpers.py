@@ -1,0 +1,188 @@
+"""What the pages of both apps share: finding a competition, matchday, match or game from
+its URL (a 404 when it is unknown or of another competition), the match page's content,
+and rendering a page or its htmx partial.
+
+The public pages (`tournaments.views`), the director's pages (`tournaments.director_views`,
+`scoring.views`, ...) and their access check (`troefclub.access.director_required`) read
+through these, so a page and the check before it fetch the same rows once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from scoring import selectors
+from scoring.forms import MatchTotalsForm
+from scoring.messages import RESULT_LABELS
+from scoring.models import Game
+from tournaments.models import Bye, Competition, Entry, Match, Matchday
+
+ENTRY_JOINS = (
+    "home__team__player_1",
+    "home__team__player_2",
+    "home__club",
+    "away__team__player_1",
+    "away__team__player_2",
+    "away__club",
+)
+GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
+SEARCH_MAX_LENGTH = 100
+# Tables a page of a matchday: a 1,000-koppel matchday has 500 (262 KB, issue 7); a player
+# finds theirs with the find box or the page links.
+MATCHES_PER_PAGE = 50
+
+
+def render_page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str,
+    status: int = 200,
+) -> HttpResponse:
+    """The full page, or only its `{% partialdef partial %}` for an htmx request."""
+    name = f"{template}#{partial}" if getattr(request, "htmx", False) else template
+    return render(request, name, context, status=status)
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentLine:
+    """A forfeit or deduction under the standings, with names instead of ids."""
+
+    entry: Entry | None
+    kind: str
+    points: int
+    reason: str
+    match: Match | None
+
+
+def match_adjustment_lines(
+    matches: Sequence[Match], adjustments: Mapping[int, Sequence[selectors.Adjustment]]
+) -> dict[int, list[AdjustmentLine]]:
+    """The adjustments of `matches` (by match id) with their entries: the match's own sides,
+    any other entry in one more query."""
+    by_id = {match.pk: match for match in matches}
+    sides = {(match.pk, entry.pk): entry for match in matches for entry in (match.home, match.away)}
+    others = {
+        a.entry_id
+        for match_id, rows in adjustments.items()
+        for a in rows
+        if (match_id, a.entry_id) not in sides
+    }
+    fetched = (
+        Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(others)
+        if others
+        else {}
+    )
+    return {
+        match_id: [
+            AdjustmentLine(
+                entry=sides.get((match_id, a.entry_id)) or fetched.get(a.entry_id),
+                kind=a.kind,
+                points=a.points,
+                reason=a.reason,
+                match=by_id.get(match_id),
+            )
+            for a in rows
+        ]
+        for match_id, rows in adjustments.items()
+        if match_id in by_id
+    }
+
+
+def capped_text(movement: selectors.MatchMovement) -> str:
+    """Why a club match has fewer sittings than its competition plans."""
+    return _("%(sittings)s sittings instead of %(planned)s: only %(koppels)s koppels a side.") % {
+        "sittings": movement.sittings,
+        "planned": movement.planned,
+        "koppels": movement.tables,
+    }
+
+
+def competition_for(slug: str) -> Competition:
+    """Competition `slug`; else 404."""
+    return get_object_or_404(Competition, slug=slug)
+
+
+def matchday_for(slug: str, number: int) -> Matchday:
+    """Matchday `number` of competition `slug`, with its competition joined; else 404."""
+    return get_object_or_404(
+        Matchday.objects.select_related("competition"), competition__slug=slug, number=number
+    )
+
+
+def matchday_byes(matchday: Matchday) -> list[Bye]:
+    return list(
+        matchday.byes.select_related(
+            "entry__team__player_1", "entry__team__player_2", "entry__club"
+        )
+    )
+
+
+def match_for(slug: str, match_id: int) -> Match:
+    """The match `match_id` of competition `slug`, with its entries joined; else 404."""
+    return get_object_or_404(
+        Match.objects.select_related("matchday__competition", *ENTRY_JOINS),
+        pk=match_id,
+        matchday__competition__slug=slug,
+    )
+
+
+def match_page_context(match: Match) -> dict[str, Any]:
+    """What every match page shows (public and director's): sittings and tables, the
+    running score, top koppels, who sits out, forfeits and deductions."""
+    competition = match.matchday.competition
+    games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
+    movement = selectors.match_movement(match=match)
+    sittings, top = selectors.match_sittings(games=games, movement=movement)
+    scores = selectors.competition_match_scores(competition=competition, match_ids=[match.pk])
+    return {
+        "competition": competition,
+        "match": match,
+        "games": games,
+        "sittings": sittings,
+        "movement": movement,
+        "top_koppels": top,
+        "adjustments": match_adjustment_lines(
+            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
+        ).get(match.pk, []),
+        "score": scores[match.pk],
+    }
+
+
+def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str, Any]:
+    """What the match page shows; `extra` may carry a bound totals form with its errors."""
+    context = match_page_context(match)
+    games = context["games"]
+    is_director = context["competition"].is_directed_by(request.user)
+    context["is_director"] = is_director
+    if is_director and not games:
+        initial = {"total_home": match.total_home, "total_away": match.total_away}
+        context["totals_form"] = MatchTotalsForm(initial=initial, match=match)
+    context.update(extra)
+    return context
+
+
+def sheet_lines(game: Game) -> list[tuple[selectors.SheetRow, str]]:
+    """The game's score sheet rows, each with its result in words."""
+    return [
+        (row, str(RESULT_LABELS.get(row.round.result, row.round.result)))
+        for row in selectors.game_sheet(game=game)
+    ]
+
+
+def game_for(slug: str, game_id: int) -> Game:
+    """The game `game_id` of competition `slug`, with everything its pages show; else 404."""
+    try:
+        game = selectors.game_detail(game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
+    if game.match.matchday.competition.slug != slug:
+        raise Http404("game of another competition")
+    return game
