@@ -41,7 +41,10 @@ def test_a_competition_is_set_up_by_choosing(browser, live_server):
     target.fill("25")
     expect(bye).to_have_value("25")  # equal to the target again: it follows again
 
-    for place, key in enumerate(["saldo", "points_for", "head_to_head"]):
+    # A new competition starts with docs/interchange.md's tie-breaks (issue 9).
+    for place, key in enumerate(["points", "saldo", "points_for", "head_to_head"]):
+        expect(page.locator(f"#id_tiebreaks_{place}")).to_have_value(key)
+    for place, key in enumerate(["saldo", "points_for", "head_to_head", ""]):
         page.locator(f"#id_tiebreaks_{place}").select_option(key)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "admin-competition-1280.png"), full_page=True)
