@@ -21,7 +21,12 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring import selectors as scoring_selectors
 from scoring.models import Game
-from scoring.rules import RuleViolation, matchday_places_violations, sitting_koppels_violations
+from scoring.rules import (
+    Forfeit,
+    RuleViolation,
+    matchday_places_violations,
+    sitting_koppels_violations,
+)
 from scoring.services import standings_refresh_on_commit, trigger_violations
 from scoring.tokens import (
     deductions_token,
@@ -40,7 +45,7 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
-from tournaments.schedules import SwissEntrant, club_movement, round_robin, swiss_pair
+from tournaments.schedules import SwissEntrant, SwissRound, club_movement, round_robin, swiss_pair
 
 
 def _competition_locked(competition_id: int) -> Competition:
@@ -266,11 +271,10 @@ def swiss_matchday_pair(
 ) -> Matchday:
     """Pair the next matchday of a Swiss tournament from the standings as they are now.
 
-    Entrants are ranked by competition points, then saldo; networkx's maximum-weight
-    matching pairs them (`tournaments.schedules.swiss_pair`): no rematch while avoidable,
-    at most one bye per entrant, closest scores. Each match keeps its reason for the
-    director's page. Refused while a game of the previous matchday is unfinished, unless
-    `override_reason` says why (it is stored on the matchday).
+    No rematch while avoidable, at most one bye per entrant, closest scores
+    (`_swiss_entrants`, `tournaments.schedules.swiss_pair`); each match keeps its reason
+    for the director's page. Refused while a game of the previous matchday is unfinished,
+    unless `override_reason` says why (it is stored on the matchday).
 
     `number` (required) is the matchday the director's form was made to pair: sent twice,
     the second finds it paired (`matchday_already_paired`) and pairs nothing.
@@ -278,36 +282,70 @@ def swiss_matchday_pair(
     Raises RuleViolation: `competition_unknown`, `not_swiss`, `matchday_already_paired`
     (param number), `matchday_number_changed` (params number, next),
     `previous_matchday_unfinished` (params number, open), `swiss_too_few_entrants`,
-    `swiss_no_bye_possible`.
+    `swiss_no_bye_possible`, and `_places_check`'s codes.
     """
     competition = _competition_locked(competition_id)
+    _swiss_number_check(competition, number)
+    last = competition.matchdays.order_by("-number").first()
+    override_reason = override_reason.strip()
+    _previous_matchday_check(last, override_reason)
+    entries = scoring_selectors.competition_entries(competition=competition)
+    pairing = swiss_pair(_swiss_entrants(competition))
+    by_id = {entry.pk: entry for entry in entries}
+    _places_check(
+        by_id.keys(),
+        matches=[(pair.home, pair.away) for pair in pairing.pairs],
+        byes=[pairing.bye] if pairing.bye is not None else [],
+    )
+    matchday = _matchday_create(
+        competition, (last.number + 1) if last else 1, date, override_reason=override_reason
+    )
+    _swiss_matches_create(competition, matchday, pairing, by_id)
+    _swiss_bye_create(matchday, pairing, by_id)
+    standings_refresh_on_commit(competition.pk)
+    return matchday
+
+
+def _swiss_number_check(competition: Competition, number: int) -> None:
+    """Check that the locked `competition` is a Swiss tournament and that matchday
+    `number`, the one the director's form was made to pair, is not paired yet and is the
+    next one (`_next_matchday_number`).
+
+    Raises RuleViolation: `not_swiss`, `matchday_already_paired` (param number),
+    `matchday_number_changed` (params number, next).
+    """
     if competition.schedule_format != Competition.Format.SWISS:
         raise RuleViolation("not_swiss")
     if competition.matchdays.filter(number=number).exists():
         raise RuleViolation("matchday_already_paired", number=number)
     _next_matchday_number(competition, number)
-    last = competition.matchdays.order_by("-number").first()
-    override_reason = override_reason.strip()
-    if last is not None and not override_reason:
-        open_count = _open_in_matchday(last)
-        if open_count:
-            raise RuleViolation("previous_matchday_unfinished", number=last.number, open=open_count)
 
-    entries = scoring_selectors.competition_entries(competition=competition)
+
+def _previous_matchday_check(last: Matchday | None, override_reason: str) -> None:
+    """Refuse to pair after `last`, the previous matchday (None: there is none), while it
+    is unfinished (`_open_in_matchday`), unless the director's `override_reason`
+    (stripped; "" for none) says why.
+
+    Raises RuleViolation: `previous_matchday_unfinished` (params number, open: how many
+    games, matches and entries keep it open).
+    """
+    if last is None or override_reason:
+        return
+    open_count = _open_in_matchday(last)
+    if open_count:
+        raise RuleViolation("previous_matchday_unfinished", number=last.number, open=open_count)
+
+
+def _swiss_entrants(competition: Competition) -> list[SwissEntrant[int]]:
+    """The entrants of the next Swiss matchday, by entry id: ranked by competition points,
+    then saldo (the standings as they are now), each with the opponents met, the byes had
+    and the home matches played so far (`_swiss_so_far`). networkx's maximum-weight
+    matching pairs them (`tournaments.schedules.swiss_pair`).
+    """
     table = scoring_selectors.competition_table(
         competition=competition, tiebreaks=["points", "saldo"]
     )
-    opponents: dict[int, list[int]] = defaultdict(list)
-    home_games: Counter[int] = Counter()
-    for home_id, away_id in Match.objects.filter(matchday__competition=competition).values_list(
-        "home_id", "away_id"
-    ):
-        opponents[home_id].append(away_id)
-        opponents[away_id].append(home_id)
-        home_games[home_id] += 1
-    byes = Counter(
-        Bye.objects.filter(matchday__competition=competition).values_list("entry_id", flat=True)
-    )
+    opponents, home_games, byes = _swiss_so_far(competition)
     entrants: list[SwissEntrant[int]] = []
     for row in table:
         entry_id = cast(int, row.entry)
@@ -321,17 +359,38 @@ def swiss_matchday_pair(
                 home_games=home_games[entry_id],
             )
         )
-    pairing = swiss_pair(entrants)
+    return entrants
 
-    by_id = {entry.pk: entry for entry in entries}
-    _places_check(
-        by_id.keys(),
-        matches=[(pair.home, pair.away) for pair in pairing.pairs],
-        byes=[pairing.bye] if pairing.bye is not None else [],
+
+def _swiss_so_far(
+    competition: Competition,
+) -> tuple[defaultdict[int, list[int]], Counter[int], Counter[int]]:
+    """By entry id, from the competition's stored matches and byes: the opponents met (entry
+    ids, one per match), the home matches played and the byes had."""
+    opponents: defaultdict[int, list[int]] = defaultdict(list)
+    home_games: Counter[int] = Counter()
+    for home_id, away_id in Match.objects.filter(matchday__competition=competition).values_list(
+        "home_id", "away_id"
+    ):
+        opponents[home_id].append(away_id)
+        opponents[away_id].append(home_id)
+        home_games[home_id] += 1
+    byes = Counter(
+        Bye.objects.filter(matchday__competition=competition).values_list("entry_id", flat=True)
     )
-    matchday = _matchday_create(
-        competition, (last.number + 1) if last else 1, date, override_reason=override_reason
-    )
+    return opponents, home_games, byes
+
+
+def _swiss_matches_create(
+    competition: Competition,
+    matchday: Matchday,
+    pairing: SwissRound[int],
+    by_id: Mapping[int, Entry],
+) -> None:
+    """The matches of `pairing` (entry ids; `by_id` their entries) on `matchday`, at tables
+    1, 2, ... in pairing order, each with its reason ({"code", "params"}); in a pairs
+    competition each match's one game at the same table. Every row gets its history row.
+    """
     # What `_match_create` does, in bulk: 1,000 entries made 2,000 single-row inserts
     # (match, game and their history rows), 2–3 s a matchday (issue 7).
     matches = bulk_create_with_history(
@@ -340,10 +399,10 @@ def swiss_matchday_pair(
                 matchday=matchday,
                 home=by_id[pair.home],
                 away=by_id[pair.away],
-                table=number,
+                table=table,
                 pairing_reason={"code": pair.reason, "params": dict(pair.params)},
             )
-            for number, pair in enumerate(pairing.pairs, start=1)
+            for table, pair in enumerate(pairing.pairs, start=1)
         ],
         Match,
     )
@@ -360,14 +419,19 @@ def swiss_matchday_pair(
             ],
             Game,
         )
+
+
+def _swiss_bye_create(
+    matchday: Matchday, pairing: SwissRound[int], by_id: Mapping[int, Entry]
+) -> None:
+    """The bye of `pairing` (an entry id or None; `by_id` the entries) on `matchday`, with
+    its reason ({"code", "params"})."""
     if pairing.bye is not None:
         Bye.objects.create(
             matchday=matchday,
             entry=by_id[pairing.bye],
             reason={"code": pairing.bye_reason or "", "params": dict(pairing.bye_params)},
         )
-    standings_refresh_on_commit(competition.pk)
-    return matchday
 
 
 @transaction.atomic
@@ -682,34 +746,50 @@ def club_match_lineup_set(
 
     `home_teams` / `away_teams` hold one koppel id (or None for an empty place) per place,
     `koppels_per_side` places a side; `late` maps a koppel id to the first sitting it plays
-    (at most `late_koppel_until_sitting`). Each side's koppels move to the front places and
-    the movement runs over as many tables as the bigger side fields: every sitting the away
-    koppels move one table on, so each home koppel meets different away koppels. With fewer
-    koppels a side than the competition's sittings, the match has only that many sittings
-    (one more would bring a home koppel back to an away koppel it met). A koppel facing an
-    empty place (the smaller side, or a koppel not yet arrived) sits out that sitting and
-    scores nothing. A side with fewer than `min_koppels` koppels forfeits the match
-    (DESIGN.md club competitions; issue 3): a forfeit caused by the lineup
-    (`Match.ForfeitCause.LINEUP`), lifted again by a lineup that fields enough koppels.
-    When the competition requires squads, every player must be on their club's squad for
-    the season.
-
-    The lineup is kept on the match (`Match.lineup`): {"home": [...], "away": [...],
-    "late": {"<team id>": sitting}}, the places as played (front first).
+    (at most `late_koppel_until_sitting`). The games follow the movement (`_lineup_games`);
+    a side with fewer than `min_koppels` koppels forfeits the match until a lineup fields
+    enough (`_lineup_forfeit`). When the competition requires squads, every player must be
+    on their club's squad for the season. The lineup is kept on the match (`Match.lineup`,
+    as `_lineup_stored` shapes it).
 
     `seen` (required) is the `match_token` of the director's page: a lineup, forfeit or
     games changed meanwhile are not overwritten (`match_changed_meanwhile`); a stale form
     asking for the lineup stored already (sent twice) changes nothing.
 
     Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`,
-    `match_has_results`,
-    `lineup_wrong_size` (params side, size), `lineup_empty` (no koppel on either side: set a
-    forfeit instead), `koppel_not_of_club` (params koppel, club),
+    `match_has_results`, `lineup_wrong_size` (params side, size), `lineup_empty` (no koppel
+    on either side: set a forfeit instead), `koppel_not_of_club` (params koppel, club),
     `koppel_not_on_squad` (params koppel, players, club), `koppel_twice`,
     `late_not_allowed`, `late_too_late` (params koppel, sitting, until), the movement's
     `movement_late_sitting` / `movement_too_few_koppels` (a late sitting beyond the match's
     sittings, a side with nobody at the first sitting), and `koppel_twice_in_sitting`
     (params koppel, sitting: at a table of another match of the matchday, `_sittings_check`).
+    """
+    match = _club_match_locked(match_id)
+    competition = match.matchday.competition
+    late = dict(late or {})
+    if _lineup_sent_twice(match, seen, home_teams, away_teams, late):
+        return match
+    _lineup_unplayed(match)
+    teams = _lineup_koppels(match, home_teams, away_teams)
+    if competition.squads_required:
+        _lineup_on_squads(competition, match, home_teams, away_teams, teams)
+    _lineup_late_check(competition, late, teams)
+    games = _lineup_games(competition, home_teams, away_teams, late)
+    _sittings_check(match, [(sitting, home, away) for sitting, _table, home, away in games])
+    _lineup_games_replace(match, games)
+    match.lineup = _lineup_stored(home_teams, away_teams, late, competition.koppels_per_side)
+    _lineup_forfeit(match, home_teams, away_teams)
+    match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause", "lineup"])
+    standings_refresh_on_commit(competition.pk)
+    return match
+
+
+def _club_match_locked(match_id: int) -> Match:
+    """The match `match_id` of a club competition, locked, with its matchday's competition
+    and both entries' clubs joined.
+
+    Raises RuleViolation: `match_unknown`, `not_a_club_match`.
     """
     match = (
         Match.objects.select_for_update(of=("self",))
@@ -719,18 +799,53 @@ def club_match_lineup_set(
     )
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
-    competition = match.matchday.competition
-    if competition.kind != Competition.Kind.CLUBS:
+    if match.matchday.competition.kind != Competition.Kind.CLUBS:
         raise RuleViolation("not_a_club_match")
-    size = competition.koppels_per_side
-    late = dict(late or {})
-    if seen != match_token(match, match.games.values_list("pk", flat=True)):
-        if match.lineup == _lineup_stored(home_teams, away_teams, late, size):
-            return match
-        raise RuleViolation("match_changed_meanwhile")
-    # A forfeit may be lifted by a better lineup, but played games are never thrown away.
+    return match
+
+
+def _lineup_sent_twice(
+    match: Match,
+    seen: str,
+    home_teams: Sequence[int | None],
+    away_teams: Sequence[int | None],
+    late: Mapping[int, int],
+) -> bool:
+    """Whether the lineup asked for is a stale form sent again: `seen` (the `match_token`
+    of the director's page) is not the locked `match`'s token, and the match's lineup is
+    already the one asked for. False when `seen` is current.
+
+    Raises RuleViolation: `match_changed_meanwhile` (stale, asking for another lineup).
+    """
+    if seen == match_token(match, match.games.values_list("pk", flat=True)):
+        return False
+    size = match.matchday.competition.koppels_per_side
+    if match.lineup == _lineup_stored(home_teams, away_teams, late, size):
+        return True
+    raise RuleViolation("match_changed_meanwhile")
+
+
+def _lineup_unplayed(match: Match) -> None:
+    """Refuse a new lineup for a match with reported totals or a game with a result: a
+    forfeit may be lifted by a better lineup, but played games are never thrown away.
+
+    Raises RuleViolation: `match_has_results`.
+    """
     if match.total_home is not None or _games_have_results([match]):
         raise RuleViolation("match_has_results")
+
+
+def _lineup_koppels(
+    match: Match, home_teams: Sequence[int | None], away_teams: Sequence[int | None]
+) -> dict[int, Team]:
+    """The koppels of the lineup by id (their players joined), checked: no koppel twice,
+    `koppels_per_side` places a side, both players of each koppel of the side's club, and
+    a koppel on at least one side.
+
+    Raises RuleViolation: `koppel_twice`, `lineup_wrong_size` (params side: "home" or
+    "away", size), `koppel_not_of_club` (params koppel, club), `lineup_empty`.
+    """
+    size = match.matchday.competition.koppels_per_side
     chosen = [t for t in (*home_teams, *away_teams) if t is not None]
     if len(chosen) != len(set(chosen)):
         raise RuleViolation("koppel_twice")
@@ -754,13 +869,24 @@ def club_match_lineup_set(
         # Both sides empty is the form's default ("— nobody —" everywhere), not a decision:
         # saved, it would forfeit both clubs. A double forfeit is set as a forfeit.
         raise RuleViolation("lineup_empty")
-    if competition.squads_required:
-        _lineup_on_squads(competition, match, home_teams, away_teams, teams)
+    return teams
+
+
+def _lineup_late_check(
+    competition: Competition, late: Mapping[int, int], teams: Mapping[int, Team]
+) -> None:
+    """Check `late` (koppel id: the first sitting it plays) against the competition's
+    `late_koppel_until_sitting` and the lineup's koppels `teams` (by id).
+
+    Raises RuleViolation: `late_not_allowed` (the competition has no late koppels),
+    `late_too_late` (params koppel, sitting, until: a sitting outside 1..until, or a
+    koppel not in the lineup).
+    """
     until = competition.late_koppel_until_sitting
     for team_id, sitting in late.items():
         if until is None:
             raise RuleViolation("late_not_allowed")
-        if not 1 <= sitting <= until or team_id not in chosen:
+        if not 1 <= sitting <= until or team_id not in teams:
             raise RuleViolation(
                 "late_too_late",
                 koppel=str(teams.get(team_id, team_id)),
@@ -768,29 +894,49 @@ def club_match_lineup_set(
                 until=until,
             )
 
+
+def _lineup_games(
+    competition: Competition,
+    home_teams: Sequence[int | None],
+    away_teams: Sequence[int | None],
+    late: Mapping[int, int],
+) -> list[tuple[int, int, int, int]]:
+    """The games of a lineup by the movement (`tournaments.schedules.club_movement`), as
+    (sitting, table, home koppel id, away koppel id).
+
+    Each side's koppels move to the front places and the movement runs over as many tables
+    as the bigger side fields: every sitting the away koppels move one table on, so each
+    home koppel meets different away koppels. With fewer koppels a side than the
+    competition's sittings, the match has only that many sittings (one more would bring a
+    home koppel back to an away koppel it met). A koppel facing an empty place (the smaller
+    side, or a koppel not yet arrived) sits out that sitting and scores nothing. A side
+    that fields nobody forfeits (`_lineup_forfeit`): no games.
+
+    Raises RuleViolation: `movement_late_sitting`, `movement_too_few_koppels`.
+    """
     home_fielded = [t for t in home_teams if t is not None]
     away_fielded = [t for t in away_teams if t is not None]
+    if not (home_fielded and away_fielded):
+        return []
     tables = max(len(home_fielded), len(away_fielded))
-    home_places = home_fielded + [None] * (tables - len(home_fielded))
-    away_places = away_fielded + [None] * (tables - len(away_fielded))
-    if home_fielded and away_fielded:
-        sittings = club_movement(
-            home_places,
-            away_places,
-            sittings=min(competition.sittings, tables),
-            late=late,
-        )
-    else:
-        sittings = []  # a side that fields nobody forfeits (below); nothing to play
-    # (sitting, table, home koppel, away koppel); an empty place: the koppel facing it sits
-    # out that sitting.
-    games = [
+    sittings = club_movement(
+        home_fielded + [None] * (tables - len(home_fielded)),
+        away_fielded + [None] * (tables - len(away_fielded)),
+        sittings=min(competition.sittings, tables),
+        late=late,
+    )
+    return [
         (number, place.table, place.home, place.away)
         for number, sitting_tables in enumerate(sittings, start=1)
         for place in sitting_tables
         if place.home is not None and place.away is not None
     ]
-    _sittings_check(match, [(sitting, home, away) for sitting, _table, home, away in games])
+
+
+def _lineup_games_replace(match: Match, games: Sequence[tuple[int, int, int, int]]) -> None:
+    """Replace the match's games (none has a result: `_lineup_unplayed`) with `games`
+    (sitting, table, home koppel id, away koppel id), the home koppel as koppel A. One
+    insert a game, each with its history row."""
     Game.objects.filter(match=match).delete()
     for sitting, table, home, away in games:
         Game.objects.create(
@@ -801,24 +947,31 @@ def club_match_lineup_set(
             team_b_id=away,
             a_is_home=True,
         )
-    match.lineup = _lineup_stored(home_teams, away_teams, late, size)
+
+
+def _lineup_forfeit(
+    match: Match, home_teams: Sequence[int | None], away_teams: Sequence[int | None]
+) -> None:
+    """Set (unsaved) the forfeit the lineup makes on `match`.
+
+    A side with fewer than `min_koppels` koppels forfeits the match (DESIGN.md club
+    competitions; issue 3), both sides short: both forfeit. It is a forfeit caused by the
+    lineup (`Match.ForfeitCause.LINEUP`, the reason from `_short_reason`), lifted again by
+    a lineup that fields enough koppels; the director's forfeit stays.
+    """
+    competition = match.matchday.competition
     short = [
         side
-        for side, fielded in (("home", home_fielded), ("away", away_fielded))
-        if len(fielded) < competition.min_koppels
+        for side, lineup in ((Forfeit.HOME, home_teams), (Forfeit.AWAY, away_teams))
+        if sum(t is not None for t in lineup) < competition.min_koppels
     ]
     if short:
-        match.forfeit = "both" if len(short) == 2 else short[0]
+        match.forfeit = Forfeit.BOTH if len(short) == 2 else short[0]
         match.forfeit_reason = _short_reason(competition, home_teams, away_teams, short)
         match.forfeit_cause = Match.ForfeitCause.LINEUP
     elif match.forfeit and match.forfeit_cause == Match.ForfeitCause.LINEUP:
-        # The lineup's own forfeit goes with a lineup that fields enough koppels; the
-        # director's stays.
         match.forfeit, match.forfeit_reason = "", ""
         match.forfeit_cause = Match.ForfeitCause.DIRECTOR
-    match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause", "lineup"])
-    standings_refresh_on_commit(competition.pk)
-    return match
 
 
 def _lineup_stored(
@@ -827,7 +980,9 @@ def _lineup_stored(
     late: Mapping[int, int],
     size: int,
 ) -> dict[str, Any]:
-    """The lineup as `Match.lineup` keeps it: each side's koppels to the front places."""
+    """The lineup as `Match.lineup` keeps it: {"home": [...], "away": [...], "late":
+    {"<team id>": sitting}}, each side's `size` places as played (its koppels to the front
+    places, then None)."""
     home = [t for t in home_teams if t is not None]
     away = [t for t in away_teams if t is not None]
     return {
@@ -898,24 +1053,25 @@ def _short_reason(
     competition: Competition,
     home_teams: Sequence[int | None],
     away_teams: Sequence[int | None],
-    short: list[str],
+    short: Sequence[Forfeit],
 ) -> str:
-    """Why the `short` sides ("home", "away") forfeit: "fewer than 3 koppels (home 2)"."""
+    """Why the `short` sides (`Forfeit.HOME`, `Forfeit.AWAY`) forfeit: "fewer than 3
+    koppels (home 2)"."""
     counts = {
-        "home": sum(t is not None for t in home_teams),
-        "away": sum(t is not None for t in away_teams),
+        Forfeit.HOME: sum(t is not None for t in home_teams),
+        Forfeit.AWAY: sum(t is not None for t in away_teams),
     }
     details = ", ".join(f"{side} {counts[side]}" for side in short)
     return f"fewer than {competition.min_koppels} koppels ({details})"
 
 
 def forfeit_check(side: str, reason: str) -> str:
-    """The reason a forfeit of `side` ("home", "away", "both"; "" lifts it) is stored with
-    (stripped). Shared by `match_forfeit_set` and the bulk importer.
+    """The reason a forfeit of `side` (a `Forfeit` value: "home", "away", "both"; "" lifts
+    it) is stored with (stripped). Shared by `match_forfeit_set` and the bulk importer.
 
     Raises RuleViolation: `forfeit_side_invalid`, `forfeit_reason_missing`.
     """
-    if side not in ("", "home", "away", "both"):
+    if side not in ("", *Forfeit):
         raise RuleViolation("forfeit_side_invalid", side=side)
     reason = reason.strip()
     if side and not reason:
