@@ -619,3 +619,13 @@ class Standing(models.Model):
 
 
 __all__ = ["Competition", "Entry", "Game", "Round", "Standing"]
+
+
+# The columns a rebuild computes: every stored column of `Standing` but its keys and stamp,
+# in the model's order, each the engine's `StandingRow` attribute of the same name (a new
+# metric's field is written and checked without a change elsewhere).
+STANDING_COLUMNS = tuple(
+    field.name
+    for field in Standing._meta.concrete_fields
+    if field.name not in ("id", "competition", "entry", "computed_at")
+)

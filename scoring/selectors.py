@@ -38,7 +38,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine_inputs import game_round_inputs
 from scoring.messages import RESULT_LABELS, pairing_reason_message
-from scoring.models import Game, GameDispute, GameLink, Round, Standing
+from scoring.models import STANDING_COLUMNS, Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
     ByeOutcome,
     Forfeit,
@@ -2949,10 +2949,7 @@ def _game_replay_problems(game: Game, place: str, rules: RuleSet) -> list[Result
 
 
 def _standings_problems(competition: Competition) -> list[ResultProblem]:
-    # The rebuild's own list of columns: check what it writes, all of it. Imported here
-    # because scoring.services imports this module.
-    from scoring.services import STANDING_COLUMNS
-
+    # The rebuild's own list of columns (`STANDING_COLUMNS`): check what it writes, all of it.
     place = _("standings")
     try:
         rows = competition_table(competition=competition)

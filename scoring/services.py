@@ -35,7 +35,7 @@ from simple_history.utils import bulk_create_with_history, bulk_update_with_hist
 from scoring import selectors
 from scoring.engine_inputs import game_round_inputs, round_input
 from scoring.messages import integrity_violation
-from scoring.models import Game, GameDispute, GameLink, Round, Standing
+from scoring.models import STANDING_COLUMNS, Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import (
     Replay,
     RoundInput,
@@ -915,16 +915,6 @@ def competition_games_rescore(*, competition_id: int) -> int:
         changed += before != (game.score_a, game.score_b, game.status)
     standings_refresh_on_commit(competition_id)
     return changed
-
-
-# The columns a rebuild computes: every stored column of `Standing` but its keys and stamp,
-# in the model's order, each the engine's `StandingRow` attribute of the same name (a new
-# metric's field is written and checked without a change here).
-STANDING_COLUMNS = tuple(
-    field.name
-    for field in Standing._meta.concrete_fields
-    if field.name not in ("id", "competition", "entry", "computed_at")
-)
 
 
 def _standings_locked(competition_id: int) -> Competition | None:
