@@ -173,6 +173,7 @@ def _messages() -> dict[str, str]:
             "Neither total reaches %(target)s, and games in this competition end only there."
         ),
         "tiebreak_unknown": _("“%(key)s” is not a known tie-break."),
+        "tiebreak_twice": _("“%(key)s” is chosen twice as a tie-break; each counts once."),
         "entry_unknown": _("“%(entry)s” is not an entry of this competition."),
         "result_unknown": _("“%(result)s” for side “%(side)s” is not a round result."),
         "game_unknown": _("That game does not exist (any more)."),

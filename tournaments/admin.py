@@ -13,6 +13,8 @@ competition) or are on the schedule (an entry) can't be deleted and keep the fie
 would move the result; every change that can move the standings queues a refresh
 (`tournaments.admin_guards`). Who plays where is checked at the field by the one check of
 `scoring.rules.places`, the database's own checks behind it.
+
+Django's own user admin is registered again with `AdminInputMixin`, as every admin of ours.
 """
 
 from __future__ import annotations
@@ -24,9 +26,12 @@ from typing import Any, cast
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import NestedObjects, quote, unquote
 from django.contrib.admin.widgets import AutocompleteSelect
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import Count, QuerySet
 from django.forms.formsets import DELETION_FIELD_NAME
 from django.forms.models import BaseInlineFormSet
@@ -42,6 +47,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, ngettext_lazy
 
 from scoring.messages import pairing_reason_message, rule_message
+from scoring.models import Game
 from scoring.rules import (
     METRICS,
     TIEBREAK_KEYS,
@@ -834,13 +840,32 @@ class DeletedByServiceAdmin(ResultGuardAdmin):
     def delete_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
+        """The service decides, and its refusal is said in words on the row's page (not a
+        bare 403): tried first (rolled back) when the page is asked for, then for real
+        when it is confirmed (the row may have come to hold a result meanwhile)."""
         try:
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None and self.has_delete_permission(request):
+                _dry_run(partial(self.delete_row, obj))
             return super().delete_view(request, object_id, extra_context)
         except RuleViolation as exc:  # `delete_view` runs in one transaction: rolled back
             self.message_user(request, rule_message(exc), messages.ERROR)
             opts = self.model._meta
             url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
             return HttpResponseRedirect(url)
+
+
+class _GamesGoWithTheirMatch(NestedObjects):
+    """Django's collector of what a delete takes along, taking a match's games along as
+    `match_delete` does (Game.match is PROTECT against any other delete), with what goes
+    with them; anything else that protects a match or a game stays protected."""
+
+    def related_objects(self, related_model: Any, related_fields: Any, objs: Any) -> Any:
+        found = super().related_objects(related_model, related_fields, objs)
+        if related_model is Game and [field.name for field in related_fields] == ["match"]:
+            self.collect(list(found), source=Match, source_attr="match")  # as CASCADE does
+            return found.none()
+        return found
 
 
 class MatchAdminForm(forms.ModelForm):
@@ -920,7 +945,7 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
         "table",
         "forfeit",
         "forfeit_reason",
-        "forfeit_cause",
+        "forfeited_by",
         "pairing_reason",
     ]
     fieldsets = [
@@ -945,7 +970,7 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
             _("Table, forfeit and pairing (read-only)"),
             {
                 "description": SCHEDULE_READ_ONLY,
-                "fields": ["table", "forfeit", "forfeit_reason", "forfeit_cause", "pairing_reason"],
+                "fields": ["table", "forfeit", "forfeit_reason", "forfeited_by", "pairing_reason"],
             },
         ),
     ]
@@ -971,6 +996,45 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
 
     def delete_row(self, obj: Match) -> None:
         match_delete(match_id=obj.pk)
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        """What the confirmation lists, as `match_delete` deletes: each match with its
+        games (Django's own list calls them protected, so a pairs match could never go
+        here). The service decides: only the matches' own delete permission is asked."""
+        matches = list(objs)
+        if not matches:
+            return [], {}, set(), []
+        collector = _GamesGoWithTheirMatch(using=router.db_for_write(Match))
+        collector.collect(matches)
+        perms_needed: set[str] = set()
+
+        def shown(obj: Any) -> Any:
+            opts = obj._meta
+            if isinstance(obj, Match) and not self.has_delete_permission(request, obj):
+                perms_needed.add(opts.verbose_name)
+            if not self.admin_site.is_registered(type(obj)):
+                return f"{capfirst(opts.verbose_name)}: {obj}"
+            url = reverse(
+                f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_change",
+                args=[quote(obj.pk)],
+            )
+            return format_html('{}: <a href="{}">{}</a>', capfirst(opts.verbose_name), url, obj)
+
+        to_delete = collector.nested(shown)
+        protected = [shown(obj) for obj in collector.protected]
+        counts = {
+            str(model._meta.verbose_name_plural): len(rows)
+            for model, rows in cast(dict[Any, set[Any]], collector.model_objs).items()
+        }
+        return to_delete, counts, perms_needed, protected
+
+    @admin.display(description=_("forfeited by"))
+    def forfeited_by(self, match: Match) -> str:
+        """Who set the forfeit; "—" when there is none (the stored cause's default,
+        "the director", would say so of every match)."""
+        return str(match.get_forfeit_cause_display()) if match.forfeit else "—"
 
     @admin.display(description=_("match page"))
     def director_page(self, match: Match) -> str:
@@ -1447,3 +1511,16 @@ class SquadMemberAdmin(AdminInputMixin, admin.ModelAdmin):
 
     def delete_model(self, request: HttpRequest, obj: SquadMember) -> None:
         squad_member_remove(squad_id=obj.squad_id, player_id=obj.player_id)
+
+
+# ------------------------------------------------------------------ users
+
+
+# Django's own user admin, with the input checks of every admin of ours: its groups and
+# permissions are many-to-many choices a crafted POST could fail with HTTP 500.
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(AdminInputMixin, DjangoUserAdmin):
+    """Django's `UserAdmin`, unchanged but for `AdminInputMixin`."""

@@ -12,6 +12,9 @@
 - Autocomplete selects never fail to show a value that is not an id (a crafted POST):
   Django's widget looks the value up as it is and fails with HTTP 500; ours leaves it out,
   and the form says the choice is not valid.
+- Many-to-many fields refuse a value their model's key can't hold (a crafted POST of a
+  30-digit id) as not a valid value, as a single choice does: Django's field hands it to
+  the database, which fails on it (HTTP 500). `SafeModelMultipleChoiceField`.
 
 `OrderedChoicesField` picks a few choices from a list, in order, without JSON and without
 JavaScript (issue 8: the tie-breaks of a competition).
@@ -66,6 +69,31 @@ class SafeAutocompleteSelectMultiple(_ValidIdsOnly, AutocompleteSelectMultiple):
     pass
 
 
+class SafeModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Django's many-to-many choice, which checks each value against its model's key
+    (type and range, as `_ValidIdsOnly`) before the database sees it: a value the key
+    can't hold is "invalid_pk_value", as Django says of a value that is not a number."""
+
+    def _check_values(self, value: Any) -> QuerySet[Any]:
+        try:
+            items = frozenset(value)
+        except TypeError:
+            return super()._check_values(value)  # type: ignore[misc]  # "invalid_list"
+        opts = self.queryset.model._meta  # type: ignore[union-attr]  # set by the admin
+        key = opts.get_field(self.to_field_name) if self.to_field_name else opts.pk
+        for item in items:
+            self.validate_no_null_characters(item)
+            try:
+                key.run_validators(key.to_python(item))
+            except (ValidationError, TypeError, ValueError):
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": item},
+                ) from None
+        return super()._check_values(value)  # type: ignore[misc]
+
+
 class AdminInputMixin:
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
@@ -111,6 +139,7 @@ class AdminInputMixin:
                 self.admin_site,  # type: ignore[attr-defined]
                 using=kwargs.get("using"),
             )
+        kwargs.setdefault("form_class", SafeModelMultipleChoiceField)
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 

@@ -957,8 +957,12 @@ def _lineup_forfeit(
     A side with fewer than `min_koppels` koppels forfeits the match (DESIGN.md club
     competitions; issue 3), both sides short: both forfeit. It is a forfeit caused by the
     lineup (`Match.ForfeitCause.LINEUP`, the reason from `_short_reason`), lifted again by
-    a lineup that fields enough koppels; the director's forfeit stays.
+    a lineup that fields enough koppels. A forfeit the director set stays as it is, reason
+    included, whatever the lineup (a short lineup used to overwrite it, and a full one then
+    lifted it: the director's walk-over was lost).
     """
+    if match.forfeit and match.forfeit_cause == Match.ForfeitCause.DIRECTOR:
+        return  # the director decided the match; a lineup neither replaces nor lifts that
     competition = match.matchday.competition
     short = [
         side

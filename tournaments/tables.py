@@ -177,7 +177,7 @@ class StandingTable(tables.Table):
         table's template renders. Column attributes are read once per column, not per cell
         (django-tables2's per-cell rendering cost 3 ms a row, issue 7)."""
         columns = [
-            (column.name, str(column.attrs.get("td", {}).get("class", "")))
+            (column.name, str(column.attrs.get("td", {}).get("class") or ""))
             for column in self.columns
         ]
         return [

@@ -102,7 +102,22 @@ class StandingRow:
 
 
 def check_tiebreaks(tiebreaks: Sequence[str]) -> None:
-    """Raises RuleViolation("tiebreak_unknown", key=…) for a key not in TIEBREAK_KEYS."""
+    """Check a competition's tie-breaks as a director or a file gives them: each a key of
+    TIEBREAK_KEYS (DESIGN.md "Interchange format"), each once (a second time would never
+    separate anybody; the admin's ordered choice refuses it too).
+
+    Raises RuleViolation: `tiebreak_unknown` (param key), `tiebreak_twice` (param key).
+    """
+    _check_known(tiebreaks)
+    seen: set[str] = set()
+    for key in tiebreaks:
+        if key in seen:
+            raise RuleViolation("tiebreak_twice", key=key)
+        seen.add(key)
+
+
+def _check_known(tiebreaks: Sequence[str]) -> None:
+    # What ranking needs: a key stored twice (before `tiebreak_twice` existed) still ranks.
     for key in tiebreaks:
         if key not in TIEBREAK_KEYS:
             raise RuleViolation("tiebreak_unknown", key=key)
@@ -140,7 +155,7 @@ def compute_standings(
     Raises RuleViolation: `tiebreak_unknown`, `entry_unknown` (a match, bye or deduction
     names an entry not in `entries`).
     """
-    check_tiebreaks(tiebreaks)
+    _check_known(tiebreaks)
     rows = {entry: StandingRow(entry=entry) for entry in entries}
     played = list(matches)
     row_of = rows.get

@@ -412,3 +412,22 @@ def test_stcb_2019_matchday_one_standings() -> None:
     assert [row.points for row in rows] == [2, 2, 2, 2, 0, 0, 0, 0]
     assert [row.saldo for row in rows] == [42, 25, 13, 7, -7, -13, -25, -42]
     assert [row.rank for row in rows] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+@pytest.mark.parametrize(
+    "tiebreaks, key",
+    [(["points", "points"], "points"), (["saldo", "kaps", "saldo"], "saldo")],
+)
+def test_a_tiebreak_given_twice_is_refused(tiebreaks: list[str], key: str) -> None:
+    # DESIGN.md "Interchange format" (tie-break keys): each key once, as the admin's
+    # ordered choice says; found by a tester importing ["points", "points"].
+    with pytest.raises(RuleViolation) as caught:
+        check_tiebreaks(tiebreaks)
+    assert (caught.value.code, caught.value.params) == ("tiebreak_twice", {"key": key})
+
+
+def test_a_tiebreak_stored_twice_still_ranks() -> None:
+    # Stored before `tiebreak_twice` existed: the rebuild must not fail on it.
+    matches = [MatchOutcome("a", "b", 20, 5)]
+    rows = compute_standings(["a", "b"], matches, scheme=STANDARD, tiebreaks=["saldo", "saldo"])
+    assert [(row.entry, row.rank) for row in rows] == [("a", 1), ("b", 2)]

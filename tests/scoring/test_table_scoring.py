@@ -1096,3 +1096,24 @@ def test_the_history_says_what_the_table_did_and_shows_the_dispute(client, confi
     assert "at the table (Toppers, through the game's link)" in confirmed
     order = [lines.index(line) for line in (confirmed, decided, raised, added[-1])]
     assert order == sorted(order)  # newest first
+
+
+@pytest.mark.parametrize("confirmation_required", [True, False])
+def test_the_sheets_confirm_card_says_confirmation_counts_only_where_it_does(
+    client, confirmation_required
+):
+    # Found by a tester: a disputed game in a competition without confirmation said "a
+    # result counts only once it is confirmed", while the queue said the opposite.
+    game = GameFactory.create(
+        competition=CompetitionFactory.create(confirmation_required=confirmation_required)
+    )
+    disputed(game)
+    client.force_login(league_staff())
+    page = client.get(
+        reverse(
+            "game_sheet", kwargs={"slug": game.match.matchday.competition.slug, "game_id": game.pk}
+        )
+    )
+    assert b'id="confirm-button"' in page.content
+    said = b"counts in the standings only once it is confirmed" in page.content
+    assert said is confirmation_required

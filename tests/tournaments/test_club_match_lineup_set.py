@@ -16,6 +16,7 @@ from tournaments.models import Competition, Match, Team
 from tournaments.services import (
     club_match_lineup_set,
     forfeit_check,
+    match_forfeit_set,
     schedule_round_robin_create,
 )
 
@@ -152,3 +153,25 @@ def test_a_forfeit_side_the_engine_does_not_know_is_refused(side):
     with pytest.raises(RuleViolation) as caught:
         forfeit_check(side, "no show")
     assert (caught.value.code, caught.value.params) == ("forfeit_side_invalid", {"side": side})
+
+
+@pytest.mark.parametrize("lineup", ["short", "full"])
+def test_a_directors_forfeit_survives_any_lineup(lineup):
+    # Found by a tester: a short lineup overwrote the director's walk-over with the
+    # lineup's, and a full lineup then lifted it — the director's decision was gone.
+    match, home, away = club_match()
+    match_forfeit_set(
+        match_id=match.pk,
+        side="away",
+        reason="did not turn up",
+        seen=match_token_now(match_id=match.pk),
+    )
+    away_koppels = away[:1] + [None, None] if lineup == "short" else away
+    stored = lineup_set(match.pk, home, away_koppels)
+    assert (stored.forfeit, stored.forfeit_reason, stored.forfeit_cause) == (
+        "away",
+        "did not turn up",
+        Match.ForfeitCause.DIRECTOR,
+    )
+    match.refresh_from_db()
+    assert (match.forfeit, match.forfeit_reason) == ("away", "did not turn up")

@@ -318,3 +318,15 @@ def test_unknown_tiebreak_is_refused(tmp_path):
     data["competition"]["standings"]["tiebreaks"] = ["points", "coin_toss"]
     with pytest.raises(CommandError, match="competition, standings: “coin_toss” is not a known"):
         run_import(tmp_path, data)
+
+
+def test_a_tiebreak_given_twice_is_refused(tmp_path):
+    # The admin refused ["points", "points"] while the import stored it (found by a tester):
+    # both now use the engine's `check_tiebreaks`.
+    data = document()
+    data["competition"]["standings"]["tiebreaks"] = ["points", "saldo", "points"]
+    with pytest.raises(
+        CommandError, match="competition, standings: “points” is chosen twice as a tie-break"
+    ):
+        run_import(tmp_path, data)
+    assert not Competition.objects.exists()

@@ -85,6 +85,7 @@ def test_the_standings_page_shows_the_stored_rows(
     ]
     assert shown == [("Toppers", 1, 77, 4321), ("Kampoe", 2, 2, 20)]
     assert "4321" in response.content.decode()
+    assert 'class="None"' not in response.content.decode()  # a cell without a class has none
     assert computed == []
 
 
