@@ -278,6 +278,11 @@ def _messages() -> dict[str, str]:
             "happen between seasons."
         ),
         "game_not_over": _("Only a finished game can be confirmed."),
+        # Season rankings (issue 10).
+        "season_by_unknown": _("“%(by)s” is not a season ranking: rank players, koppels or clubs."),
+        "best_of_invalid": _(
+            "At least one evening must count for the season average, not %(count)s."
+        ),
         # Scoring at the table (issue 8): the table's link, confirmation and disputes.
         "link_invalid": _(
             "This link is no longer valid (it was revoked, or it never existed): ask the "

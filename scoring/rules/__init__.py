@@ -22,6 +22,14 @@ from scoring.rules.places import (
     sitting_koppels_check,
     sitting_koppels_violations,
 )
+from scoring.rules.seasons import (
+    SeasonBy,
+    SeasonGame,
+    SeasonSide,
+    SeasonTally,
+    best_n_of_m,
+    season_tallies,
+)
 from scoring.rules.standings import (
     TIEBREAK_KEYS,
     ByeOutcome,
@@ -65,10 +73,15 @@ __all__ = [
     "RoundInput",
     "RuleSet",
     "RuleViolation",
+    "SeasonBy",
+    "SeasonGame",
+    "SeasonSide",
+    "SeasonTally",
     "Side",
     "StandingRow",
     "Step",
     "award",
+    "best_n_of_m",
     "check_game_totals",
     "check_match_totals",
     "check_tiebreaks",
@@ -87,6 +100,7 @@ __all__ = [
     "pairs_match_games_violations",
     "replay",
     "round_amounts",
+    "season_tallies",
     "seat_side",
     "sitting_koppels_check",
     "sitting_koppels_violations",
