@@ -251,6 +251,10 @@ def _messages() -> dict[str, str]:
             "this season."
         ),
         "koppel_twice": _("A koppel can take only one place in a match."),
+        "koppel_has_games": _(
+            "%(koppel)s keeps its players: it has games (%(count)s), and they would move to "
+            "other players. Make a new koppel for the new partners."
+        ),
         "lineup_empty": _(
             "Nobody is chosen for either side. Choose the koppels of at least one side, or "
             "set a forfeit on the form below."

@@ -32,6 +32,7 @@ from django.db.models import Case, Exists, F, OuterRef, When
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+from rankings.services import ratings_refresh_on_commit
 from scoring import selectors
 from scoring.engine_inputs import game_round_inputs, round_input
 from scoring.messages import integrity_violation
@@ -301,6 +302,9 @@ def standings_refresh_on_commit(competition_id: int) -> None:
     if refresh is None or refresh.done:
         refresh = owed[competition_id] = StandingsRefreshOnCommit(competition_id)
     transaction.on_commit(refresh)
+    # What moves the standings can move the player ratings (issue 10): their own refresh,
+    # queued after the standings' one.
+    ratings_refresh_on_commit()
 
 
 def _game_refresh_needed(game: Game, before: str) -> bool:

@@ -85,10 +85,14 @@ from tournaments.services import (
     bye_delete,
     deduction_add,
     deduction_void,
+    entry_add,
+    entry_change,
+    entry_player_clubs_set,
     match_create,
     match_delete,
     squad_member_add,
     squad_member_remove,
+    team_players_set,
 )
 from tournaments.tables import TIEBREAK_LABELS
 from tournaments.validators import validate_single_line_text
@@ -155,12 +159,51 @@ class PlayerAdmin(AdminInputMixin, admin.ModelAdmin):
     autocomplete_fields = ["club"]
 
 
+TEAM_PLAYERS = ("player_1", "player_2")
+
+
+class TeamAdminForm(forms.ModelForm):
+    """A koppel. Its players change through `team_players_set`, tried here (rolled back) so
+    a koppel that has games is refused at the form, naming it and its games."""
+
+    class Meta:
+        model = Team
+        fields = ["key", "name", "player_1", "player_2"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        player_1, player_2 = cleaned.get("player_1"), cleaned.get("player_2")
+        if self.instance.pk is None or player_1 is None or player_2 is None:
+            return cleaned
+        try:
+            _dry_run(
+                lambda: team_players_set(
+                    team_id=self.instance.pk, player_1_id=player_1.pk, player_2_id=player_2.pk
+                )
+            )
+        except RuleViolation as exc:
+            raise forms.ValidationError(rule_message(exc), code=exc.code) from None
+        return cleaned
+
+
 @admin.register(Team)
 class TeamAdmin(AdminInputMixin, admin.ModelAdmin):
+    """Koppels. A koppel that has played keeps its two players (`team_players_set`): its
+    games stay with the players who played them (issue 10)."""
+
+    form = TeamAdminForm
     list_display = ["key", "name", "player_1", "player_2"]
     list_select_related = ["player_1", "player_2"]
     search_fields = ["key", "name", "player_1__name", "player_2__name"]
     autocomplete_fields = ["player_1", "player_2"]
+
+    def save_model(self, request: HttpRequest, obj: Team, form: Any, change: bool) -> None:
+        if change and any(name in form.changed_data for name in TEAM_PLAYERS):
+            # Checked again under the koppel's lock; also brings its entries' clubs along.
+            team_players_set(
+                team_id=obj.pk, player_1_id=obj.player_1_id, player_2_id=obj.player_2_id
+            )
+        super().save_model(request, obj, form, change)
 
 
 def entry_joins(path: str) -> tuple[str, ...]:
@@ -189,10 +232,17 @@ class KnownLabelAutocomplete(AutocompleteSelect):
         return [(None, options, 0)]
 
 
+# The clubs a koppel's entry keeps for its players (issue 10), filled by the services.
+KEPT_CLUBS = ("player_1_club", "player_2_club")
+
+
 class EntryInlineFormSet(BaseInlineFormSet):
     """A competition's entries. One on the schedule (a match or a bye) keeps its koppel or
     club and stays: its fields and its delete box are disabled, so what is posted for them
-    is ignored (the database refuses the change too, `entry_scheduled_fixed`)."""
+    is ignored (the database refuses the change too, `entry_scheduled_fixed`).
+
+    Entries are added and changed through `entry_add` / `entry_change`, which keep the
+    koppel's players' clubs of now (read-only here)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -213,15 +263,36 @@ class EntryInlineFormSet(BaseInlineFormSet):
             if related is not None and isinstance(widget, KnownLabelAutocomplete):
                 widget.known[str(related.pk)] = str(related)
 
+    def save_new(self, form: forms.ModelForm, commit: bool = True) -> Entry:
+        if not commit:
+            return cast(Entry, super().save_new(form, commit=False))
+        return entry_add(
+            competition_id=self.instance.pk,
+            team_id=form.instance.team_id,
+            club_id=form.instance.club_id,
+        )
+
+    def save_existing(self, form: forms.ModelForm, obj: Entry, commit: bool = True) -> Entry:
+        if not commit:
+            return cast(Entry, super().save_existing(form, obj, commit=False))
+        return entry_change(
+            entry_id=obj.pk,
+            competition_id=self.instance.pk,
+            team_id=obj.team_id,
+            club_id=obj.club_id,
+        )
+
 
 class EntryInline(AdminInputMixin, admin.TabularInline):
     model = Entry
     formset = EntryInlineFormSet
     extra = 0
+    fields = ["team", "club", *KEPT_CLUBS]
+    readonly_fields = KEPT_CLUBS
     autocomplete_fields = ["team", "club"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Entry]:
-        return super().get_queryset(request).select_related(*ENTRY_JOINS)
+        return super().get_queryset(request).select_related(*ENTRY_JOINS, *KEPT_CLUBS)
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name in self.autocomplete_fields:
@@ -611,10 +682,48 @@ class EntryAdmin(AdminInputMixin, ResultGuardAdmin):
         "club__key",
         "club__name",
     ]
-    autocomplete_fields = ["competition", "team", "club"]
+    fields = ["competition", "team", "club", *KEPT_CLUBS]
+    autocomplete_fields = ["competition", "team", "club", *KEPT_CLUBS]
 
     def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
         return entries_on_schedule(rows)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The kept clubs (issue 10) are filled by `entry_add` from the koppel's players'
+        clubs of now: read-only when adding, and on a club's entry (it keeps none). On a
+        koppel's entry they stay editable, for a league admin to correct a club that was
+        wrong when the koppel was entered (`entry_player_clubs_set`)."""
+        readonly = list(super().get_readonly_fields(request, obj))
+        if obj is None or obj.team_id is None:
+            readonly += [name for name in KEPT_CLUBS if name not in readonly]
+        return readonly
+
+    def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
+        """Through the services (they queue the standings refresh): `entry_add` for a new
+        entry; `entry_change` when its competition, koppel or club changed (the new koppel's
+        clubs of now win over clubs typed in the same save); else `entry_player_clubs_set`
+        for a corrected club."""
+        if not change:
+            saved = entry_add(
+                competition_id=obj.competition_id, team_id=obj.team_id, club_id=obj.club_id
+            )
+        elif any(name in form.changed_data for name in ("competition", "team", "club")):
+            saved = entry_change(
+                entry_id=obj.pk,
+                competition_id=obj.competition_id,
+                team_id=obj.team_id,
+                club_id=obj.club_id,
+            )
+        elif any(name in form.changed_data for name in KEPT_CLUBS):
+            saved = entry_player_clubs_set(
+                entry_id=obj.pk,
+                player_1_club_id=obj.player_1_club_id,
+                player_2_club_id=obj.player_2_club_id,
+            )
+        else:
+            return
+        obj.pk = saved.pk
+        obj.player_1_club_id, obj.player_2_club_id = saved.player_1_club_id, saved.player_2_club_id
 
 
 class MatchInline(AdminInputMixin, admin.TabularInline):

@@ -621,6 +621,33 @@ class Entry(models.Model):
         verbose_name=_("club"),
         help_text=_("In a club competition: the club taking part (leave the koppel empty)."),
     )
+    # Issue 10: a koppel's entry keeps the club each player played for in this competition,
+    # so a transfer between seasons never moves old games to the new club. Set when the
+    # koppel is entered (from the players' clubs then, or the import file's); never after.
+    player_1_club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club of player 1"),
+        help_text=_(
+            "The club the koppel's player 1 played for in this competition; filled in when "
+            "the koppel is entered. Empty: no club."
+        ),
+    )
+    player_2_club = models.ForeignKey(
+        Club,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("club of player 2"),
+        help_text=_(
+            "The club the koppel's player 2 played for in this competition; filled in when "
+            "the koppel is entered. Empty: no club."
+        ),
+    )
 
     class Meta:
         verbose_name = _("entry")
@@ -645,6 +672,14 @@ class Entry(models.Model):
                 condition=Q(club__isnull=False),
                 name="entry_club_once",
                 violation_error_message=_("This club is entered already."),
+            ),
+            models.CheckConstraint(
+                condition=Q(team__isnull=False)
+                | Q(player_1_club__isnull=True, player_2_club__isnull=True),
+                name="entry_player_clubs_only_for_koppels",
+                violation_error_message=_(
+                    "Only a koppel's entry keeps its players' clubs; a club's entry is the club."
+                ),
             ),
         ]
 

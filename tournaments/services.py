@@ -1,6 +1,6 @@
 """Writes for competition set-up: schedules, Swiss pairings, manual edits (matches and
-byes), club matches, forfeits, deductions and squads. (A game's confirmation is a game
-write: `scoring.services.game_confirm`.)
+byes), club matches, forfeits, deductions, squads, entries and koppels' players. (A game's
+confirmation is a game write: `scoring.services.game_confirm`.)
 
 Same shape as `scoring.services`: keyword-only, one transaction, the rows that two
 directors could race on locked, refusals as `RuleViolation` codes (worded in
@@ -41,6 +41,7 @@ from tournaments.models import (
     Entry,
     Match,
     Matchday,
+    Player,
     Squad,
     SquadMember,
     Team,
@@ -1275,3 +1276,134 @@ def squad_member_remove(
         raise RuleViolation("squad_unknown")
     _squad_open(squad, today)
     SquadMember.objects.filter(squad=squad, player_id=player_id).delete()
+
+
+# ------------------------------------------------------------------ entries and koppels
+#
+# Issue 10: past results keep the club and koppel a player played for at the time. A
+# koppel's entry keeps each player's club as it was when the koppel was entered
+# (`Entry.player_1_club` / `player_2_club`, read by `rankings.selectors.game_rows`), so a
+# transfer afterwards (`Player.club` changed) moves no game; and a koppel that has played
+# keeps its two players, so its games never move to other players.
+
+
+def _player_clubs_fill(entry: Entry) -> None:
+    """Set `entry`'s kept clubs to its koppel's players' clubs now; none for a club's entry
+    (the database refuses them there: `entry_player_clubs_only_for_koppels`). One query for
+    a koppel's entry."""
+    entry.player_1_club_id = entry.player_2_club_id = None
+    if entry.team_id is None:
+        return
+    clubs = Team.objects.filter(pk=entry.team_id).values_list(
+        "player_1__club_id", "player_2__club_id"
+    )
+    entry.player_1_club_id, entry.player_2_club_id = clubs.first() or (None, None)
+
+
+@trigger_violations
+@transaction.atomic
+def entry_add(
+    *, competition_id: int, team_id: int | None = None, club_id: int | None = None
+) -> Entry:
+    """Enter a koppel (`team_id`, pairs competition) or a club (`club_id`, club competition).
+
+    A koppel's entry keeps the club each of its players plays for now (`Player.club`) as
+    their club in this competition. Queues a standings refresh (a row more in the table).
+
+    Raises RuleViolation `competition_unknown`; IntegrityError from the database's checks
+    (neither or both of koppel and club, the koppel or club entered already), which the
+    admin words (`scoring.messages.integrity_message`) and its forms check first.
+    """
+    competition = _competition_locked(competition_id)
+    entry = Entry(competition=competition, team_id=team_id, club_id=club_id)
+    _player_clubs_fill(entry)
+    entry.save()
+    standings_refresh_on_commit(competition.pk)
+    return entry
+
+
+@trigger_violations
+@transaction.atomic
+def entry_change(
+    *,
+    entry_id: int,
+    competition_id: int,
+    team_id: int | None = None,
+    club_id: int | None = None,
+) -> Entry:
+    """Give an entry that is not on the schedule another competition, koppel or club.
+
+    When any of them changes, the kept clubs are those of the (new) koppel's players now,
+    as for a new entry (`entry_add`); the entry has played nothing, so no game moves. Queues
+    a standings refresh of the competition it left and the one it is in.
+
+    Raises RuleViolation `entry_unknown`, `entry_scheduled_fixed` (the entry has a match or
+    a bye: the database's trigger, worded); IntegrityError as `entry_add`.
+    """
+    # Two admins changing one entry: the second sees the first's koppel, not its own guess.
+    entry = Entry.objects.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        raise RuleViolation("entry_unknown", entry=entry_id)
+    before = entry.competition_id
+    if (entry.competition_id, entry.team_id, entry.club_id) != (competition_id, team_id, club_id):
+        entry.competition_id, entry.team_id, entry.club_id = competition_id, team_id, club_id
+        _player_clubs_fill(entry)
+        entry.save()
+        for competition in sorted({before, competition_id}):
+            standings_refresh_on_commit(competition)
+    return entry
+
+
+@transaction.atomic
+def entry_player_clubs_set(
+    *, entry_id: int, player_1_club_id: int | None, player_2_club_id: int | None
+) -> Entry:
+    """Correct the clubs a koppel's entry kept for its players (a league admin's fix of a
+    club that was wrong when the koppel was entered). It moves the entry's games, past ones
+    included, to those clubs in the season rankings; standings don't read clubs, so nothing
+    is refreshed.
+
+    Raises RuleViolation `entry_unknown`; IntegrityError on a club's entry (it keeps no
+    players' clubs: `entry_player_clubs_only_for_koppels`).
+    """
+    entry = Entry.objects.select_for_update().filter(pk=entry_id).first()
+    if entry is None:
+        raise RuleViolation("entry_unknown", entry=entry_id)
+    entry.player_1_club_id, entry.player_2_club_id = player_1_club_id, player_2_club_id
+    entry.save(update_fields=["player_1_club", "player_2_club"])
+    return entry
+
+
+@trigger_violations
+@transaction.atomic
+def team_players_set(*, team_id: int, player_1_id: int, player_2_id: int) -> Team:
+    """Give a koppel other players (or swap player 1 and 2), as long as it has no game.
+
+    A koppel that has a game (open or over, in any competition) keeps its players: changing
+    them would move its games, and the clubs its entries kept (by player 1 and player 2), to
+    other players. The new partners make a new koppel instead. A koppel without games takes
+    the new players, and its entries keep the new players' clubs of now (`entry_add`).
+
+    A transfer (`Player.club` changed) is not this: it stays allowed any time and only
+    reaches entries made afterwards.
+
+    Raises RuleViolation `koppel_has_games` (params koppel, count: its games);
+    Team.DoesNotExist for an unknown `team_id`.
+    """
+    # Locked so two admins can't both change the players; what the games hold is read
+    # after the lock.
+    team = Team.objects.select_for_update().get(pk=team_id)
+    if (team.player_1_id, team.player_2_id) == (player_1_id, player_2_id):
+        return team
+    played = Game.objects.filter(Q(team_a=team) | Q(team_b=team)).count()
+    if played:
+        raise RuleViolation("koppel_has_games", koppel=str(team), count=played)
+    team.player_1_id, team.player_2_id = player_1_id, player_2_id
+    team.save(update_fields=["player_1", "player_2"])
+    clubs = dict(
+        Player.objects.filter(pk__in=(player_1_id, player_2_id)).values_list("pk", "club_id")
+    )
+    Entry.objects.filter(team=team).update(
+        player_1_club_id=clubs.get(player_1_id), player_2_club_id=clubs.get(player_2_id)
+    )
+    return team

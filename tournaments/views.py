@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
+from rankings.highlights import match_top_koppels, matchday_highlights
 from scoring import selectors, services
 from scoring.models import Game
 from tournaments.models import Competition, Entry, Match
@@ -139,6 +140,10 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "search": search,
         "byes": matchday_byes(matchday),
         "is_director": competition.is_directed_by(request.user),
+        # Only the full page shows them: a page link or a search swaps the matches alone.
+        "highlights": (
+            None if getattr(request, "htmx", False) else matchday_highlights(matchday=matchday)
+        ),
     }
     return render_page(request, "tournaments/matchday_detail.html", context, partial="matches")
 
@@ -170,9 +175,8 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     match = match_for(slug, match_id)
-    return render_page(
-        request, "tournaments/match_detail.html", match_context(request, match), partial="match"
-    )
+    context = match_context(request, match, koppel_ranking=match_top_koppels(match=match))
+    return render_page(request, "tournaments/match_detail.html", context, partial="match")
 
 
 def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:

@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "csp",
     "tournaments",
     "scoring",
+    "rankings",
 ]
 
 MIDDLEWARE = [
@@ -365,6 +366,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },
+    # The player ratings (issue 10), on the same beat: catches a refresh that was lost and
+    # what no write queues one for (a matchday's date or a koppel changed in the admin).
+    # Finding nothing changed costs four queries.
+    "ratings-refresh": {
+        "task": "rankings.tasks.ratings_refresh",
+        "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
+        "options": {"expires": STANDINGS_SWEEP_SECONDS},
+    },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
@@ -384,6 +393,16 @@ if TABLE_CONFIRM_WAIT_MINUTES < 0:
     raise ImproperlyConfigured(
         f"TABLE_CONFIRM_WAIT_MINUTES={TABLE_CONFIRM_WAIT_MINUTES} must be 0 or more (minutes)"
     )
+
+
+# ---------------------------------------------------------------- rankings and ratings
+
+# A player appears in the rating list (/ratings/) after this many rated games: a rating made
+# of one or two games says little (OpenSkill's sigma is still wide), and the list would
+# otherwise be topped by whoever won their only game.
+RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 3)
+if RATING_MIN_GAMES < 1:
+    raise ImproperlyConfigured(f"RATING_MIN_GAMES={RATING_MIN_GAMES} must be at least 1 (games)")
 
 
 # ---------------------------------------------------------------- security (production)

@@ -62,5 +62,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
+    path("", include("rankings.urls")),
     path("", include("tournaments.urls")),
 ]

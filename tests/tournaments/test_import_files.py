@@ -22,7 +22,7 @@ from tests.tournaments.test_import_helpers import (
     run_import,
 )
 from tournaments.interchange import InterchangeError, competition_import
-from tournaments.models import Club, Competition, Match, Matchday, Player, Team
+from tournaments.models import Club, Competition, Entry, Match, Matchday, Player, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -157,12 +157,19 @@ def test_a_koppel_key_with_other_players_is_refused(tmp_path):
     assert row_counts() == before
 
 
-def test_a_player_key_with_another_club_is_refused(tmp_path):
-    PlayerFactory.create(key="bert", club=ClubFactory.create(key="toppers"))
+def test_a_player_key_with_another_club_is_where_he_played_then(tmp_path):
+    """Issue 10: the file's club is the club the player played for in its competition (an
+    old season's file after a transfer); his club of today stays."""
+    toppers = ClubFactory.create(key="toppers")
+    bert = PlayerFactory.create(key="bert", club=toppers)
 
-    with pytest.raises(CommandError, match=r"players\[bert\]: .*club “toppers”"):
-        run_import(tmp_path, document())
-    assert not Competition.objects.exists()
+    run_import(tmp_path, document())
+
+    bert.refresh_from_db()
+    assert bert.club == toppers
+    kampoe = Club.objects.get(key="kampoe")
+    entry = Entry.objects.get(team__player_1=bert)
+    assert (entry.player_1_club, entry.player_2_club) == (kampoe, kampoe)
 
 
 def test_a_clubs_competition_with_games(tmp_path):

@@ -62,14 +62,14 @@ def tables_shown(html: str) -> list[str]:
 def test_a_matchday_of_one_page_shows_no_pager_and_no_find_box(client, matchday):
     html = page_of(client, matchday)
     assert tables_shown(html) == ["1", "2", "3", "4", "5"]
-    assert "matches-pages" not in html and 'name="q"' not in html
+    assert "matches-pages" not in html and 'id="matches-q"' not in html
 
 
 def test_a_big_matchday_is_paged_with_the_find_box(client, matchday, monkeypatch):
     monkeypatch.setattr(views, "MATCHES_PER_PAGE", 2)
     first = page_of(client, matchday)
     assert tables_shown(first) == ["1", "2"]
-    assert 'name="q"' in first and 'class="matches-pages pager"' in first
+    assert 'id="matches-q"' in first and 'class="matches-pages pager"' in first
     assert "1–2 of 5" in first and 'href="?page=3"' in first
     last = page_of(client, matchday, "?page=3")
     assert tables_shown(last) == ["5"]
@@ -93,7 +93,7 @@ def test_the_find_box_finds_a_table(client, matchday, query, tables):
     found = len(tables)
     assert f"{found} table{'s' if found != 1 else ''} found for" in html
     assert "No matches on this matchday." not in html
-    assert 'name="q"' in html and "Show all" in html
+    assert 'id="matches-q"' in html and "Show all" in html
 
 
 def test_a_table_number_is_found_first(client, matchday):

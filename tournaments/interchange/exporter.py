@@ -8,6 +8,10 @@ The export reads the rows it needs in a fixed number of queries (`_entries`, `_g
 `_squads`, `_rounds_by_game`, …), collects the clubs, players and koppels they use
 (`_people_used`), and writes each object of the document from its row (`_game_export`,
 `_match_export`, …).
+
+A player's `club` is the club they played for in this competition (`_clubs_played_for`,
+issue 10), not their club of today: a competition exported after a transfer still says
+where its games were played, and importing the export gives the same clubs at the time.
 """
 
 from __future__ import annotations
@@ -48,13 +52,14 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
     entries = _entries(competition)
     games = _games(competition)
     squads = _squads(competition, entries)
-    clubs, players, teams = _people_used(entries, games, squads)
+    played_for = _clubs_played_for(competition, entries, games)
+    clubs, players, teams = _people_used(entries, games, squads, played_for)
     document: dict[str, Any] = {
         "format": FORMAT,
         "competition": _competition_export(competition),
         "clubs": [{"key": c.key, "name": c.name} for _pk, c in sorted(clubs.items())],
         "players": [
-            {"key": p.key, "name": p.name, "club": p.club.key if p.club else None}
+            {"key": p.key, "name": p.name, "club": _club_key(played_for.get(p.pk, p.club))}
             for _pk, p in sorted(players.items())
         ],
         "teams": [_team_export(t) for _pk, t in sorted(teams.items())],
@@ -91,20 +96,26 @@ def _competition_export(competition: Competition) -> dict[str, Any]:
 
 
 def _entries(competition: Competition) -> list[Entry]:
-    """The competition's entries with their koppels' players or their clubs (one query)."""
+    """The competition's entries with their koppels' players or their clubs, and the clubs
+    a koppel's entry kept for its players (one query)."""
     return list(
         competition.entries.select_related(
-            "club", "team__player_1__club", "team__player_2__club"
+            "club",
+            "team__player_1__club",
+            "team__player_2__club",
+            "player_1_club",
+            "player_2_club",
         ).order_by("pk")
     )
 
 
 def _games(competition: Competition) -> list[Game]:
-    """The competition's games with their koppels and seats (one query)."""
+    """The competition's games with their match, koppels and seats (one query)."""
     seat_fields = ("seat_1__club", "seat_2__club", "seat_3__club", "seat_4__club")
     return list(
         Game.objects.filter(match__matchday__competition=competition)
         .select_related(
+            "match",
             "team_a__player_1__club",
             "team_a__player_2__club",
             "team_b__player_1__club",
@@ -135,11 +146,50 @@ def _squad_members(squad: Squad) -> list[SquadMember]:
     return sorted(squad.members.all(), key=lambda member: member.pk)
 
 
+def _clubs_played_for(
+    competition: Competition, entries: list[Entry], games: list[Game]
+) -> dict[int, Club | None]:
+    """The club each player played for in the competition, by player id (None: no club),
+    for the players whose club at the time is known; the others (in a clubs competition, a
+    squad member who played no game) are exported with their club of today. No query.
+
+    - Pairs: the club the koppel's entry kept for the player (`Entry.player_1_club` /
+      `player_2_club`). A player in two koppels whose entries kept different clubs gets
+      the club of the first of those entries (in `entries` order): the format has one club
+      a player (docs/interchange.md "Clubs at the time").
+    - Clubs: the club of the side the player's koppel played for (the match's home or away
+      entry); a player who played for two clubs gets the club of their first game.
+    """
+    played_for: dict[int, Club | None] = {}
+    if competition.kind == Competition.Kind.PAIRS:
+        for entry in entries:
+            if entry.team is not None:
+                played_for.setdefault(entry.team.player_1_id, entry.player_1_club)
+                played_for.setdefault(entry.team.player_2_id, entry.player_2_club)
+        return played_for
+    side_club = {entry.pk: entry.club for entry in entries}
+    for game in games:
+        home, away = side_club[game.match.home_id], side_club[game.match.away_id]
+        club_a, club_b = (home, away) if game.a_is_home else (away, home)
+        for team, club in ((game.team_a, club_a), (game.team_b, club_b)):
+            played_for.setdefault(team.player_1_id, club)
+            played_for.setdefault(team.player_2_id, club)
+    return played_for
+
+
+def _club_key(club: Club | None) -> str | None:
+    return club.key if club is not None else None
+
+
 def _people_used(
-    entries: list[Entry], games: list[Game], squads: list[Squad]
+    entries: list[Entry],
+    games: list[Game],
+    squads: list[Squad],
+    played_for: dict[int, Club | None],
 ) -> tuple[dict[int, Club], dict[int, Player], dict[int, Team]]:
     """The clubs, players and koppels the competition uses, by id: its entries, the koppels
-    and seats of its games, their players, the squads' members, and the players' clubs."""
+    and seats of its games, their players, the squads' members, and the club each player is
+    exported with (`played_for`, else their club of today)."""
     teams: dict[int, Team] = {}
     players: dict[int, Player] = {}
     clubs: dict[int, Club] = {}
@@ -161,8 +211,9 @@ def _people_used(
         for member in _squad_members(squad):
             players[member.player.pk] = member.player
     for player in players.values():
-        if player.club:
-            clubs[player.club.pk] = player.club
+        club = played_for.get(player.pk, player.club)
+        if club is not None:
+            clubs[club.pk] = club
     return clubs, players, teams
 
 

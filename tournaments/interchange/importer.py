@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from rankings.services import ratings_refresh_on_commit
 from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
 from scoring.rules import RuleViolation
@@ -49,30 +50,14 @@ from tournaments.models import (
 def _check_existing(doc: _Document) -> tuple[dict[str, Club], dict[str, Player], dict[str, Team]]:
     """The clubs, players and koppels the database already has under the file's keys.
 
-    Refuses a file that contradicts them (a player with another club, a koppel with other
-    players). Three queries.
+    Refuses a file that contradicts them (a koppel with other players). A player the file
+    gives another club than today's is no contradiction: the file says where the player
+    played in its competition (an old season's file after a transfer, issue 10); that club
+    goes to the koppel's entry (`_entries_create`) and `Player.club` stays today's. Three
+    queries.
     """
     clubs = {club.key: club for club in Club.objects.filter(key__in=list(doc.clubs))}
-    players = {
-        player.key: player
-        for player in Player.objects.filter(key__in=list(doc.players)).select_related("club")
-    }
-    for key, player in players.items():
-        stored = player.club.key if player.club else None
-        given = doc.players[key][1]
-        if stored != given:
-            raise InterchangeError(
-                f"players[{key}]",
-                _(
-                    "player “%(key)s” is registered with club %(stored)s, not %(given)s as this "
-                    "file says"
-                )
-                % {
-                    "key": key,
-                    "stored": f"“{stored}”" if stored else _("none"),
-                    "given": f"“{given}”" if given else _("none"),
-                },
-            )
+    players = {player.key: player for player in Player.objects.filter(key__in=list(doc.players))}
     teams = {
         team.key: team
         for team in Team.objects.filter(key__in=list(doc.teams)).select_related(
@@ -133,7 +118,8 @@ def competition_import(
     The results are checked as the services check them and written in bulk
     (`tournaments.interchange.load`); `progress`, when given, is told how far a long import
     is (a line at most every few seconds). Standings are rebuilt before returning, in the
-    same transaction, so no refresh is queued.
+    same transaction, so no standings refresh is queued; a ratings refresh is, for after
+    the commit (`rankings.services.ratings_refresh_on_commit`).
 
     Raises InterchangeError(place, message) on the first problem; nothing is saved then.
     """
@@ -161,6 +147,7 @@ def competition_import(
         progress=progress,
     )
     standings_rebuild(competition_id=competition.pk)
+    ratings_refresh_on_commit()  # its games (and a replaced competition's) move the ratings
     return competition
 
 
@@ -213,10 +200,26 @@ def _people_create(
 def _entries_create(
     doc: _Document, competition: Competition, clubs: dict[str, Club], teams: dict[str, Team]
 ) -> dict[str, Entry]:
-    """The competition's entries (koppels or clubs, as its kind says), by key."""
+    """The competition's entries (koppels or clubs, as its kind says), by key.
+
+    A koppel's entry keeps the club each player played for in this competition (issue 10):
+    the file's club for the player, or, for a player the file doesn't list, their club now.
+    """
     pairs = competition.kind == Competition.Kind.PAIRS
+
+    def club_id(player: Player) -> int | None:
+        if player.key not in doc.players:
+            return player.club_id
+        club = doc.players[player.key][1]
+        return clubs[club].pk if club else None
+
     entries = [
-        Entry(competition=competition, team=teams[key])
+        Entry(
+            competition=competition,
+            team=teams[key],
+            player_1_club_id=club_id(teams[key].player_1),
+            player_2_club_id=club_id(teams[key].player_2),
+        )
         if pairs
         else Entry(competition=competition, club=clubs[key])
         for key in doc.entries

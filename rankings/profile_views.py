@@ -1,0 +1,210 @@
+"""Public pages of players, koppels and clubs (issue 10): their seasons, koppels,
+head-to-head records, game histories and charts. No login needed.
+
+Each view fetches its player, koppel or club (a 404 for an unknown key), asks
+`rankings.profiles` for what the page shows and draws the charts (`rankings.charts`) from
+those numbers; the texts of the charts are made here, where the page's language is known.
+`?page=` pages the game history; a page number that isn't one shows the first page, one
+out of range the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.formats import date_format, number_format
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from rankings import charts, profiles
+from tournaments.models import Club, Player, Team
+from tournaments.view_helpers import render_page
+
+WIN_COLOUR = "#198754"
+DRAW_COLOUR = "#6c757d"
+LOSS_COLOUR = "#dc3545"
+FOR_COLOUR = "#0d6efd"
+AGAINST_COLOUR = "#adb5bd"
+
+# The longest text the opponent box takes: a koppel's name or its players' names.
+OPPONENT_MAX_LENGTH = 250
+
+
+class OpponentForm(forms.Form):
+    """The koppel page's "head-to-head with …" box: any koppel, by key or name."""
+
+    vs = forms.CharField(
+        label=gettext_lazy("Another koppel"),
+        max_length=OPPONENT_MAX_LENGTH,
+        help_text=gettext_lazy("Its key, its name or a player's name."),
+    )
+
+
+def _day(day: date | None) -> str:
+    return date_format(day, "SHORT_DATE_FORMAT") if day else "—"
+
+
+def rating_chart(points: Sequence[profiles.RatingPoint]) -> SafeString:
+    """The player's rating after each rated game, as a line (at most
+    `profiles.CHART_RATING_POINTS` points, evenly spread)."""
+    numbered = list(enumerate(points, start=1))
+    return charts.line_chart(
+        [
+            charts.LinePoint(
+                value=point.ordinal,
+                label=_day(point.date),
+                title=_("%(date)s: rating %(rating)s after rated game %(number)s")
+                % {
+                    "date": _day(point.date),
+                    "rating": number_format(point.ordinal, 1),
+                    "number": number,
+                },
+            )
+            for number, point in charts.thin(numbered, profiles.CHART_RATING_POINTS)
+        ],
+        title=_("Rating after each rated game"),
+        empty_text=_("No rated games yet: no rating history to show."),
+    )
+
+
+def evenings_chart(evenings: Sequence[profiles.Evening]) -> SafeString:
+    """A koppel's game points for and against on each of its latest evenings, as bars."""
+    return charts.bar_chart(
+        [
+            charts.BarGroup(
+                label=date_format(evening.date, "j M") if evening.date else "—",
+                values=(evening.points_for, evening.points_against),
+                titles=(
+                    ngettext(
+                        "%(date)s: %(points)s game points for in %(games)s game",
+                        "%(date)s: %(points)s game points for in %(games)s games",
+                        evening.games,
+                    )
+                    % {
+                        "date": _day(evening.date),
+                        "points": evening.points_for,
+                        "games": evening.games,
+                    },
+                    ngettext(
+                        "%(date)s: %(points)s game points against in %(games)s game",
+                        "%(date)s: %(points)s game points against in %(games)s games",
+                        evening.games,
+                    )
+                    % {
+                        "date": _day(evening.date),
+                        "points": evening.points_against,
+                        "games": evening.games,
+                    },
+                ),
+            )
+            for evening in evenings
+        ],
+        series=[
+            charts.Series(_("Points for"), FOR_COLOUR),
+            charts.Series(_("Points against"), AGAINST_COLOUR),
+        ],
+        title=_("Game points per evening"),
+        empty_text=_("No games yet: nothing to chart."),
+    )
+
+
+def results_chart(seasons: Sequence[Any]) -> SafeString:
+    """Wins, draws and losses per season (oldest left), as bars; `seasons` have `season`
+    and `tally` (`profiles.ClubSeason`, `profiles.KoppelSeason`), latest first."""
+    groups = []
+    for item in reversed(seasons):
+        name = item.season or _("no season")
+        tally = item.tally
+        groups.append(
+            charts.BarGroup(
+                label=name,
+                values=(tally.wins, tally.draws, tally.losses),
+                titles=(
+                    _("%(season)s: %(count)s won") % {"season": name, "count": tally.wins},
+                    _("%(season)s: %(count)s drawn") % {"season": name, "count": tally.draws},
+                    _("%(season)s: %(count)s lost") % {"season": name, "count": tally.losses},
+                ),
+            )
+        )
+    return charts.bar_chart(
+        groups,
+        series=[
+            charts.Series(_("Won"), WIN_COLOUR),
+            charts.Series(_("Drawn"), DRAW_COLOUR),
+            charts.Series(_("Lost"), LOSS_COLOUR),
+        ],
+        title=_("Games won, drawn and lost per season"),
+        empty_text=_("No games yet: nothing to chart."),
+    )
+
+
+def player_detail(request: HttpRequest, key: str) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("club", "rating"), key=key)
+    profile = profiles.player_profile(player=player, page_number=request.GET.get("page"))
+    context = {
+        "player": player,
+        "profile": profile,
+        "history": profile.history,
+        "rating_chart": rating_chart(profile.rating_points),
+    }
+    return render_page(request, "rankings/player_detail.html", context, partial="history")
+
+
+def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
+    """The koppel page; `?vs=` (the head-to-head box) names another koppel: one found
+    goes to the head-to-head page, several are offered, none is said."""
+    koppel = get_object_or_404(Team.objects.select_related("player_1", "player_2"), key=key)
+    form = OpponentForm(request.GET if "vs" in request.GET else None)
+    choices: list[Team] = []
+    if form.is_bound and form.is_valid():
+        text = form.cleaned_data["vs"]
+        choices = profiles.koppels_matching(text=text, exclude=koppel)
+        if len(choices) == 1:
+            return redirect("koppel_head_to_head", key=koppel.key, other=choices[0].key)
+        if not choices:
+            form.add_error("vs", _("No other koppel matches “%(text)s”.") % {"text": text})
+    profile = profiles.koppel_profile(koppel=koppel, page_number=request.GET.get("page"))
+    context = {
+        "koppel": koppel,
+        "profile": profile,
+        "history": profile.history,
+        "form": form,
+        "choices": choices,
+        "evenings_chart": evenings_chart(profile.evenings),
+    }
+    return render_page(request, "rankings/koppel_detail.html", context, partial="history")
+
+
+def koppel_head_to_head(request: HttpRequest, key: str, other: str) -> HttpResponse:
+    """Two koppels' record against each other; a koppel against itself is a 404."""
+    if key == other:
+        raise Http404
+    found = {
+        team.key: team
+        for team in Team.objects.select_related("player_1", "player_2").filter(key__in=[key, other])
+    }
+    if key not in found or other not in found:
+        raise Http404
+    record = profiles.koppel_head_to_head(
+        koppel=found[key], other=found[other], page_number=request.GET.get("page")
+    )
+    context = {"record": record, "history": record.history}
+    return render_page(request, "rankings/koppel_head_to_head.html", context, partial="history")
+
+
+def club_detail(request: HttpRequest, key: str) -> HttpResponse:
+    club = get_object_or_404(Club, key=key)
+    profile = profiles.club_profile(club=club, page_number=request.GET.get("page"))
+    context = {
+        "club": club,
+        "profile": profile,
+        "history": profile.history,
+        "results_chart": results_chart(profile.seasons),
+    }
+    return render_page(request, "rankings/club_detail.html", context, partial="history")

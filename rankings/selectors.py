@@ -1,0 +1,538 @@
+"""Reads for the rankings, ratings and the player, koppel and club pages (issue 10).
+
+Everything here starts from `games_counted`: the games that count once they are over (and
+confirmed, where the competition asks for it). `game_rows` reads any set of them in three
+queries, whatever its size, with the club each player played for at the time: the club
+side's club in a club competition, the club the koppel's entry kept in a pairs competition
+(`Entry.player_1_club`/`player_2_club`), never a player's club of today.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, replace
+from datetime import date
+from fractions import Fraction
+from typing import cast
+
+from django.db.models import Count, F, Q, QuerySet, Window
+from django.db.models.functions import Rank
+
+from rankings.models import PlayerRating, Season
+from scoring.models import Game, Round
+from scoring.rules import Result
+from scoring.rules.seasons import (
+    SeasonBy,
+    SeasonGame,
+    SeasonSide,
+    SeasonTally,
+    best_n_of_m,
+    season_tallies,
+)
+from tournaments.models import Club, Competition, Entry, Player, Team
+
+FINISHED = (Game.Status.FINISHED, Game.Status.CLOSED)
+
+
+# The order games are taken in (ratings, histories, tallies): by date, games without a date
+# first, then by where they were played; the id makes it total.
+GAME_ORDER = (
+    F("match__matchday__date").asc(nulls_first=True),
+    "match__matchday__competition_id",
+    "match__matchday__number",
+    "sitting",
+    "table",
+    "pk",
+)
+
+
+def games_counted() -> QuerySet[Game]:
+    """Every game that counts for rankings and ratings: finished or closed by the director,
+    and confirmed when its competition counts results only once confirmed (as the standings
+    do). Unordered; callers filter and order it."""
+    return Game.objects.filter(status__in=FINISHED).exclude(
+        match__matchday__competition__confirmation_required=True, confirmed_at__isnull=True
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameSideRow:
+    """One koppel's side of a counted game: `koppel` id, its `players` ids (player 1,
+    player 2 of the koppel), their `clubs` at the time (ids or None, same order), its game
+    `points`, `kaps` and `baunies` (as stored on the game), `failed_baunies` and
+    `early_kaps` (its rounds of `baunie_mislukt` / `kap_te_vroeg`), rounds it won while
+    one of its players called (`won_as_caller`) or while the other side called
+    (`won_not_caller`)."""
+
+    koppel: int
+    players: tuple[int, int]
+    clubs: tuple[int | None, int | None]
+    points: int
+    kaps: int
+    baunies: int
+    failed_baunies: int
+    early_kaps: int
+    won_as_caller: int
+    won_not_caller: int
+
+    def season_side(self) -> SeasonSide:
+        return SeasonSide(
+            koppel=self.koppel,
+            players=self.players,
+            clubs=self.clubs,
+            points=self.points,
+            kaps=self.kaps,
+            baunies=self.baunies,
+            failed_baunies=self.failed_baunies,
+            early_kaps=self.early_kaps,
+            won_as_caller=self.won_as_caller,
+            won_not_caller=self.won_not_caller,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRow:
+    """A counted game with where it was played: `game` id, `date` (the matchday's; None
+    when the matchday has none), the competition (`competition` id, `slug`, `name`,
+    `season`, `kind`), `matchday` number, `match` id, `sitting`, `table`, and its sides
+    `a` and `b` (`GameSideRow`)."""
+
+    game: int
+    date: date | None
+    competition: int
+    slug: str
+    name: str
+    season: str
+    kind: str
+    matchday: int
+    match: int
+    sitting: int
+    table: int
+    a: GameSideRow
+    b: GameSideRow
+
+    def season_game(self) -> SeasonGame:
+        """The game as `scoring.rules.seasons` reads it (a game without a date sorts as
+        the earliest day)."""
+        return SeasonGame(
+            date=self.date or date.min,
+            game=self.game,
+            a=self.a.season_side(),
+            b=self.b.season_side(),
+        )
+
+
+_GAME_COLUMNS = (
+    "pk",
+    "match__matchday__date",
+    "match__matchday__competition_id",
+    "match__matchday__competition__slug",
+    "match__matchday__competition__name",
+    "match__matchday__competition__season",
+    "match__matchday__competition__kind",
+    "match__matchday__number",
+    "match_id",
+    "sitting",
+    "table",
+    "a_is_home",
+    "match__home__club_id",
+    "match__away__club_id",
+    "team_a_id",
+    "team_a__player_1_id",
+    "team_a__player_2_id",
+    "team_b_id",
+    "team_b__player_1_id",
+    "team_b__player_2_id",
+    "score_a",
+    "score_b",
+    "kaps_a",
+    "kaps_b",
+    "baunies_a",
+    "baunies_b",
+)
+
+
+def _round_counts(games: QuerySet[Game]) -> dict[int, tuple[int, ...]]:
+    """Per game id: failed baunies, early kaps, rounds won as caller and not as caller, of
+    side A then side B (8 counts), in one query over the games' rounds."""
+    a_called = Q(caller_id=F("game__team_a__player_1_id")) | Q(
+        caller_id=F("game__team_a__player_2_id")
+    )
+    b_called = Q(caller_id=F("game__team_b__player_1_id")) | Q(
+        caller_id=F("game__team_b__player_2_id")
+    )
+    rows = (
+        Round.objects.filter(game__in=games.values("pk"))
+        .order_by()
+        .values("game_id")
+        .annotate(
+            failed_a=Count("pk", filter=Q(result=Result.BAUNIE_MISLUKT, side="a")),
+            early_a=Count("pk", filter=Q(result=Result.KAP_TE_VROEG, side="a")),
+            caller_a=Count("pk", filter=Q(points_a__gt=0) & a_called),
+            not_caller_a=Count("pk", filter=Q(points_a__gt=0) & b_called),
+            failed_b=Count("pk", filter=Q(result=Result.BAUNIE_MISLUKT, side="b")),
+            early_b=Count("pk", filter=Q(result=Result.KAP_TE_VROEG, side="b")),
+            caller_b=Count("pk", filter=Q(points_b__gt=0) & b_called),
+            not_caller_b=Count("pk", filter=Q(points_b__gt=0) & a_called),
+        )
+        .values_list(
+            "game_id",
+            "failed_a",
+            "early_a",
+            "caller_a",
+            "not_caller_a",
+            "failed_b",
+            "early_b",
+            "caller_b",
+            "not_caller_b",
+        )
+    )
+    return {row[0]: row[1:] for row in rows}
+
+
+def entry_player_clubs(
+    competition_ids: Iterable[int],
+) -> dict[tuple[int, int], tuple[int | None, int | None]]:
+    """The clubs each pairs entry kept for its players, by (competition id, koppel id):
+    one query."""
+    rows = Entry.objects.filter(
+        competition_id__in=list(competition_ids), team__isnull=False
+    ).values_list("competition_id", "team_id", "player_1_club_id", "player_2_club_id")
+    return {(competition, team): (club_1, club_2) for competition, team, club_1, club_2 in rows}
+
+
+def game_rows(games: QuerySet[Game]) -> list[GameRow]:
+    """The counted `games` (a queryset of `games_counted`, filtered as the caller likes) as
+    `GameRow`s, oldest first (date, competition, matchday, sitting, table; games without
+    a date first). Three queries whatever the number of games: the games with their
+    places, their rounds' counts, and the pairs entries' clubs."""
+    values = list(games.order_by(*GAME_ORDER).values_list(*_GAME_COLUMNS))
+    if not values:
+        return []
+    counts = _round_counts(games)
+    pairs = {row[2] for row in values if row[6] == Competition.Kind.PAIRS}
+    kept = entry_player_clubs(pairs) if pairs else {}
+    rows = []
+    for (
+        pk, day, competition, slug, name, season, kind, number, match, sitting, table,
+        a_is_home, home_club, away_club,
+        team_a, a_1, a_2, team_b, b_1, b_2,
+        score_a, score_b, kaps_a, kaps_b, baunies_a, baunies_b,
+    ) in values:  # fmt: skip
+        if kind == Competition.Kind.CLUBS:
+            club_a = home_club if a_is_home else away_club
+            club_b = away_club if a_is_home else home_club
+            clubs_a: tuple[int | None, int | None] = (club_a, club_a)
+            clubs_b: tuple[int | None, int | None] = (club_b, club_b)
+        else:
+            clubs_a = kept.get((competition, team_a), (None, None))
+            clubs_b = kept.get((competition, team_b), (None, None))
+        n = counts.get(pk, (0,) * 8)
+        rows.append(
+            GameRow(
+                game=pk,
+                date=day,
+                competition=competition,
+                slug=slug,
+                name=name,
+                season=season,
+                kind=kind,
+                matchday=number,
+                match=match,
+                sitting=sitting,
+                table=table,
+                a=GameSideRow(
+                    koppel=team_a,
+                    players=(a_1, a_2),
+                    clubs=clubs_a,
+                    points=score_a,
+                    kaps=kaps_a,
+                    baunies=baunies_a,
+                    failed_baunies=n[0],
+                    early_kaps=n[1],
+                    won_as_caller=n[2],
+                    won_not_caller=n[3],
+                ),
+                b=GameSideRow(
+                    koppel=team_b,
+                    players=(b_1, b_2),
+                    clubs=clubs_b,
+                    points=score_b,
+                    kaps=kaps_b,
+                    baunies=baunies_b,
+                    failed_baunies=n[4],
+                    early_kaps=n[5],
+                    won_as_caller=n[6],
+                    won_not_caller=n[7],
+                ),
+            )
+        )
+    return rows
+
+
+# Season rankings
+
+
+def seasons_played() -> list[str]:
+    """Every season a competition names (`Competition.season`, distinct, empty left out),
+    newest first: the highest string first ("2026-2027" before "2025-2026"). One query."""
+    return list(
+        Competition.objects.exclude(season="")
+        .order_by("-season")
+        .values_list("season", flat=True)
+        .distinct()
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonRankingRow:
+    """One player's, koppel's or club's line of a season ranking: its `rank` (shared by
+    entries equal on every ranking key: 1, 2, 2, 4), its id `entry`, `key` and `name`
+    (for a koppel its `Team.__str__`), the `SeasonTally` columns (game points, counts of
+    games and rounds) and `best`, its best-N-of-M average (an exact Fraction of game
+    points an evening; None when the season has no best-N setting)."""
+
+    rank: int
+    entry: int
+    key: str
+    name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points_for: int
+    points_against: int
+    saldo: int
+    kaps: int
+    baunies: int
+    failed_baunies: int
+    early_kaps: int
+    won_as_caller: int
+    won_not_caller: int
+    best: Fraction | None
+
+    @property
+    def sort_name(self) -> str:
+        """The name as a sort compares it: any case alike."""
+        return self.name.casefold()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeasonRanking:
+    """A season ranking as a page shows it: the `season`, what it ranks (`by`), the
+    competition `kind` it is narrowed to ("" for both), the `club` it is narrowed to (None
+    for all), the `clubs` that played in the season (any kind, by name: the filter's
+    choices), its `rows` best first, the season's best-N setting `best_evenings` (None:
+    none), `evenings` (M: the matchdays, of any competition, of the games counted) and
+    `games` (how many games are counted)."""
+
+    season: str
+    by: SeasonBy
+    kind: str
+    club: Club | None
+    clubs: list[Club]
+    rows: list[SeasonRankingRow]
+    best_evenings: int | None
+    evenings: int
+    games: int
+
+
+def _season_game(row: GameRow, by: SeasonBy, club: int | None) -> SeasonGame:
+    """`row` as the season rules read it; narrowed to `club` (a club id), a player who did
+    not play for it at the time, or a koppel none of whose players did, becomes None (the
+    caller drops None's tally). Clubs need nothing of the kind: the caller keeps only the
+    games the club played, and its opponents' lines are made of those."""
+    game = row.season_game()
+    if club is None or by is SeasonBy.CLUB:
+        return game
+    sides = []
+    for side in (game.a, game.b):
+        if by is SeasonBy.PLAYER:
+            (one, two), (club_one, club_two) = side.players, side.clubs
+            players = (one if club_one == club else None, two if club_two == club else None)
+            sides.append(replace(side, players=players))
+        else:
+            sides.append(replace(side, koppel=side.koppel if club in side.clubs else None))
+    return replace(game, a=sides[0], b=sides[1])
+
+
+def _season_names(
+    by: SeasonBy, ids: Iterable[int], clubs: dict[int, Club]
+) -> dict[int, tuple[str, str]]:
+    """(key, name) of each player, koppel or club id: one query for players or koppels,
+    none for clubs (the season's clubs are already read)."""
+    ids = list(ids)
+    if by is SeasonBy.CLUB:
+        return {pk: (clubs[pk].key, clubs[pk].name) for pk in ids}
+    if not ids:
+        return {}
+    if by is SeasonBy.PLAYER:
+        rows = Player.objects.filter(pk__in=ids).values_list("pk", "key", "name")
+        return {pk: (key, name) for pk, key, name in rows}
+    koppels = Team.objects.filter(pk__in=ids).select_related("player_1", "player_2")
+    return {koppel.pk: (koppel.key, str(koppel)) for koppel in koppels}
+
+
+def season_ranking(
+    *, season: str, by: SeasonBy | str, kind: str = "", club_key: str = ""
+) -> SeasonRanking:
+    """The season ranking of `season` (a `Competition.season`) by player, koppel or club
+    (`by`: a `SeasonBy` or its value; ValueError for another) (issue 10), over its counted
+    games (`games_counted`), of competitions of `kind` only ("pairs" or "clubs"; "" for
+    both), and of the club keyed `club_key` only ("" for all; a key of no club that played
+    in the season is ignored: `club` is then None):
+
+    - by player: only the games each player played for that club at the time;
+    - by koppel: only the games each koppel played with a player of that club at the time;
+    - by club: only the games that club played: its line and its opponents'.
+
+    Ranked on wins, then saldo, then game points for; when the season has a best-N setting
+    (`Season.best_evenings`), on the best-N-of-M average alone, wins, saldo and points for
+    only ordering the entries it ties. Entries equal on every ranking key share a rank and
+    are listed by name. An evening is one matchday of one competition; its score is the
+    game points the entry scored in its games of that matchday
+    (`scoring.rules.seasons.best_n_of_m`).
+
+    Five queries at most, whatever the season's size: the setting, the games (three,
+    `game_rows`), the clubs, the names of the players or koppels.
+    """
+    by = SeasonBy(by)
+    best_evenings = (
+        Season.objects.filter(name=season).values_list("best_evenings", flat=True).first()
+    )
+    season_rows = game_rows(games_counted().filter(match__matchday__competition__season=season))
+    club_ids = {
+        club
+        for row in season_rows
+        for side in (row.a, row.b)
+        for club in side.clubs
+        if club is not None
+    }
+    clubs = Club.objects.filter(pk__in=club_ids).order_by("name", "key") if club_ids else []
+    clubs_by_id = {club.pk: club for club in clubs}
+    chosen = next((club for club in clubs if club.key == club_key), None) if club_key else None
+
+    rows = [row for row in season_rows if not kind or row.kind == kind]
+    if chosen is not None:
+        rows = [row for row in rows if chosen.pk in row.a.clubs or chosen.pk in row.b.clubs]
+    club_id = chosen.pk if chosen is not None else None
+    games = [_season_game(row, by, club_id) for row in rows]
+    tallies = season_tallies(games, by=by)
+    tallies.pop(None, None)
+
+    evenings: dict[tuple[int, int], list[SeasonGame]] = {}
+    for row, game in zip(rows, games, strict=True):
+        evenings.setdefault((row.competition, row.matchday), []).append(game)
+    best: dict[Hashable, Fraction | None] = {}
+    if best_evenings:
+        scores: dict[Hashable, list[int]] = {}
+        for evening in evenings.values():
+            for entry, tally in season_tallies(evening, by=by).items():
+                scores.setdefault(entry, []).append(tally.points_for)
+        best = {entry: best_n_of_m(scores.get(entry, []), best_evenings) for entry in tallies}
+
+    names = _season_names(by, cast(Iterable[int], tallies), clubs_by_id)
+    return SeasonRanking(
+        season=season,
+        by=by,
+        kind=kind,
+        club=chosen,
+        clubs=list(clubs),
+        rows=_season_rows_ranked(tallies, names, best, ranked_on_best=bool(best_evenings)),
+        best_evenings=best_evenings,
+        evenings=len(evenings),
+        games=len(rows),
+    )
+
+
+def _season_rows_ranked(
+    tallies: dict[Hashable, SeasonTally],
+    names: dict[int, tuple[str, str]],
+    best: dict[Hashable, Fraction | None],
+    *,
+    ranked_on_best: bool,
+) -> list[SeasonRankingRow]:
+    """The tallies as ranked rows, best first (see `season_ranking`)."""
+    lowest = Fraction(-1)  # no average (no evening) ranks below every average
+    ranking_keys = 1 if ranked_on_best else 3
+
+    def order(entry: Hashable, tally: SeasonTally) -> tuple[object, ...]:
+        average = best.get(entry)
+        keys = (-tally.wins, -tally.saldo, -tally.points_for)
+        first = (-(average if average is not None else lowest),) if ranked_on_best else ()
+        return (*first, *keys, names[cast(int, entry)][1].casefold(), entry)
+
+    ordered = sorted((order(entry, tally), entry, tally) for entry, tally in tallies.items())
+    ranked: list[SeasonRankingRow] = []
+    previous: tuple[object, ...] | None = None
+    rank = 0
+    for position, (keys, entry, tally) in enumerate(ordered, start=1):
+        if keys[:ranking_keys] != previous:
+            rank, previous = position, keys[:ranking_keys]
+        key, name = names[cast(int, entry)]
+        ranked.append(
+            SeasonRankingRow(
+                rank=rank,
+                entry=cast(int, entry),
+                key=key,
+                name=name,
+                games=tally.games,
+                wins=tally.wins,
+                draws=tally.draws,
+                losses=tally.losses,
+                points_for=tally.points_for,
+                points_against=tally.points_against,
+                saldo=tally.saldo,
+                kaps=tally.kaps,
+                baunies=tally.baunies,
+                failed_baunies=tally.failed_baunies,
+                early_kaps=tally.early_kaps,
+                won_as_caller=tally.won_as_caller,
+                won_not_caller=tally.won_not_caller,
+                best=best.get(entry),
+            )
+        )
+    return ranked
+
+
+# Rating list
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RatingList:
+    """The rating list as a page shows it: `ratings`, the `PlayerRating`s of `min_games`
+    rated games or more (of the players of `club` only, by their club now, when it is not
+    None), best first (ordinal, then name), each with its `rank` annotated (shared by
+    equal ordinals) and its player and club joined; `below`, how many players of the same
+    choice have fewer games and are left out; `clubs`, the clubs of listed players (the
+    filter's choices, by name)."""
+
+    ratings: QuerySet[PlayerRating]
+    below: int
+    min_games: int
+    club: Club | None
+    clubs: list[Club]
+
+
+def rating_list(*, min_games: int, club_key: str = "") -> RatingList:
+    """The players' ratings with at least `min_games` rated games (`RATING_MIN_GAMES`),
+    of the club keyed `club_key` only (their club now; "" or a key of no listed player's
+    club: every club). Two queries here (the clubs, the count below the threshold), one
+    or two more when `ratings` is read (a page of it and its length)."""
+    clubs = list(
+        Club.objects.filter(players__rating__games__gte=min_games)
+        .distinct()
+        .order_by("name", "key")
+    )
+    chosen = next((club for club in clubs if club.key == club_key), None) if club_key else None
+    ratings = PlayerRating.objects.all()
+    if chosen is not None:
+        ratings = ratings.filter(player__club=chosen)
+    below = ratings.filter(games__lt=min_games).count()
+    listed = (
+        ratings.filter(games__gte=min_games)
+        .select_related("player__club")
+        .annotate(rank=Window(Rank(), order_by=F("ordinal").desc()))
+        .order_by("-ordinal", "player__name", "pk")
+    )
+    return RatingList(ratings=listed, below=below, min_games=min_games, club=chosen, clubs=clubs)
