@@ -21,6 +21,8 @@ from typing import TypeVar
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from rankings.formats import decimal
+
 WIDTH = 400
 HEIGHT = 220
 FONT = 11
@@ -31,7 +33,6 @@ LEGEND = 18
 # An x label is kept when there is room for it: its characters at about 0.6 of the font.
 CHAR_WIDTH = FONT * 0.6
 LABEL_GAP = 8
-MINUS = "\u2212"
 T = TypeVar("T")
 
 LINE_COLOUR = "#0d6efd"
@@ -78,9 +79,10 @@ def thin(items: Sequence[T], limit: int) -> list[T]:
 
 
 def number(value: float) -> str:
-    """`value` as a tick label: no trailing zeros, a real minus sign."""
-    text = f"{round(value, 6):g}"
-    return text.replace("-", MINUS)
+    """`value` as a tick label: no trailing zeros (at most 6 decimals), in the page's
+    number format (Dutch "2,5") with a real minus sign, as the tables write numbers."""
+    places = len(f"{round(value, 6):.6f}".rstrip("0").partition(".")[2])
+    return decimal(value, places)
 
 
 def ticks(low: float, high: float, *, count: int = 4, whole: bool = False) -> list[float]:

@@ -30,7 +30,8 @@ _GAME_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team
 class KoppelLine:
     """One koppel's counted games of a match or matchday: its `club` at the time (the club
     side it played for; None in a pairs competition), game `points` scored, `games`
-    played, `kaps` and `baunies` made; `top` marks the koppel(s) with the most points."""
+    played, `kaps` and `baunies` made; in a match's ranking its `rank` (koppels equal on
+    points share one: 1, 1, 3) and `top`, the koppel(s) with the most points."""
 
     koppel: Team
     club: Club | None
@@ -38,6 +39,7 @@ class KoppelLine:
     games: int = 0
     kaps: int = 0
     baunies: int = 0
+    rank: int = 0
     top: bool = False
 
 
@@ -137,10 +139,14 @@ def _tally(
     return lines
 
 
-def _mark_top(lines: list[KoppelLine]) -> None:
-    """Mark the koppels with the most points (none when nobody scored)."""
-    best = max((line.points for line in lines), default=0)
-    for line in lines:
+def _rank(lines: list[KoppelLine]) -> None:
+    """Number `lines` (most points first) as the season rankings do: koppels equal on
+    points share a rank, the next takes its place in the list (1, 1, 3); mark the
+    koppels with the most points `top` (none when nobody scored)."""
+    best = lines[0].points if lines else 0
+    for index, line in enumerate(lines):
+        tied = index and line.points == lines[index - 1].points
+        line.rank = lines[index - 1].rank if tied else index + 1
         line.top = best > 0 and line.points == best
 
 
@@ -158,16 +164,16 @@ def _leaders(lines: Iterable[KoppelLine], value: str) -> Leaders | None:
 def match_top_koppels(*, match: Match) -> list[KoppelLine]:
     """The koppels of club match `match` ranked as a newspaper lists them: most game points
     over all its counted games (all sittings) first, then most kaps, most baunies, name;
-    each with its club side, games, kaps and baunies; the best marked `top` (ties share
-    it). Empty for a pairs match (its one game's score says it all) and before a game of
-    the match counts. `match` has its entries' clubs joined (`tournaments.view_helpers.
-    match_for`). One query."""
+    each with its club side, games, kaps and baunies, its `rank` (equal points share it)
+    and the best marked `top`. Empty for a pairs match (its one game's score says it all)
+    and before a game of the match counts. `match` has its entries' clubs joined
+    (`tournaments.view_helpers.match_for`). One query."""
     if match.home.club_id is None:
         return []
     games = games_counted().filter(match=match).select_related(*_GAME_JOINS)
     lines = list(_tally(games, {match.pk: (match.home.club, match.away.club)}).values())
     lines.sort(key=lambda line: (-line.points, -line.kaps, -line.baunies, *_name_key(line)))
-    _mark_top(lines)
+    _rank(lines)
     return lines
 
 

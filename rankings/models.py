@@ -9,12 +9,17 @@ them equal to a rebuild from scratch.
 
 from __future__ import annotations
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
 from tournaments.models import Player
+
+# More evenings than any season has: a typo, not a setting.
+BEST_EVENINGS_MAX = 60
 
 
 class Season(models.Model):
@@ -31,6 +36,7 @@ class Season(models.Model):
         _("best evenings that count"),
         null=True,
         blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(BEST_EVENINGS_MAX)],
         help_text=_(
             "Best-N-of-M: the season average counts each player's best N evenings (e.g. 6 "
             "of 8). Empty: no best-N average."
@@ -43,9 +49,13 @@ class Season(models.Model):
         verbose_name_plural = _("seasons")
         constraints = [
             models.CheckConstraint(
-                condition=Q(best_evenings__isnull=True) | Q(best_evenings__gte=1),
-                name="season_best_evenings_positive",
-                violation_error_message=_("At least one evening counts."),
+                condition=Q(best_evenings__isnull=True)
+                | Q(best_evenings__gte=1, best_evenings__lte=BEST_EVENINGS_MAX),
+                name="season_best_evenings_range",
+                violation_error_message=format_lazy(
+                    _("Between 1 and {max} evenings count, or none (leave it empty)."),
+                    max=BEST_EVENINGS_MAX,
+                ),
             ),
         ]
 

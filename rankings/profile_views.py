@@ -17,12 +17,13 @@ from typing import Any
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rankings import charts, profiles
+from rankings.formats import decimal
 from tournaments.models import Club, Player, Team
 from tournaments.view_helpers import render_page
 
@@ -46,8 +47,13 @@ class OpponentForm(forms.Form):
     )
 
 
+# A date in a chart's labels and hover texts as the game histories write it ("2 Oct 2026",
+# "2 okt 2026"): SHORT_DATE_FORMAT would be American in English (10/02/2026).
+DAY_FORMAT = "j M Y"
+
+
 def _day(day: date | None) -> str:
-    return date_format(day, "SHORT_DATE_FORMAT") if day else "—"
+    return date_format(day, DAY_FORMAT) if day else "—"
 
 
 def rating_chart(points: Sequence[profiles.RatingPoint]) -> SafeString:
@@ -62,7 +68,7 @@ def rating_chart(points: Sequence[profiles.RatingPoint]) -> SafeString:
                 title=_("%(date)s: rating %(rating)s after rated game %(number)s")
                 % {
                     "date": _day(point.date),
-                    "rating": number_format(point.ordinal, 1),
+                    "rating": decimal(point.ordinal, 1),  # as the page's header
                     "number": number,
                 },
             )

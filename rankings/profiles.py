@@ -15,6 +15,7 @@ transfer never moves old games to the new club.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -464,20 +465,45 @@ def koppel_head_to_head(*, koppel: Team, other: Team, page_number: str | None) -
     )
 
 
+# Between the two players' names of a koppel as people write it: "A & B" (how a koppel
+# without a name of its own is shown), "A en B", "A and B".
+KOPPEL_NAME_JOINS = re.compile(r"\s*&\s*|\s+(?:en|and)\s+", re.IGNORECASE)
+
+
+def koppel_player_names(text: str) -> tuple[str, str] | None:
+    """The two player names of `text` when it names a koppel by its players ("Sharda S. &
+    Shanti L.", "sharda en shanti", "A and B"), else None (one name, or more than two)."""
+    names = [name.strip() for name in KOPPEL_NAME_JOINS.split(text.strip())]
+    if len(names) == 2 and all(names):
+        return names[0], names[1]
+    return None
+
+
+def koppel_players_q(text: str, *, lookup: str = "iexact") -> Q | None:
+    """A `Team` filter: the koppels whose two players' names match the two names of
+    `text` (`koppel_player_names`), in either order; `lookup` says how a name matches
+    ("iexact": the whole name, "icontains": part of it, both any case). None when `text`
+    names no two players."""
+    names = koppel_player_names(text)
+    if names is None:
+        return None
+    first, second = names
+    one, two = f"player_1__name__{lookup}", f"player_2__name__{lookup}"
+    return Q(**{one: first, two: second}) | Q(**{one: second, two: first})
+
+
 def koppels_matching(*, text: str, exclude: Team) -> list[Team]:
     """The koppels (other than `exclude`) that `text` names, for the head-to-head form:
     the one whose key or name is `text` (any case), or whose two players are named
-    "A & B" (either order); failing that, up to KOPPEL_CHOICES whose name or a
-    player's name contains it. One query; an empty `text` finds nothing."""
+    "A & B" ("A en B", "A and B"; either order); failing that, up to KOPPEL_CHOICES whose
+    name or a player's name contains it. One query; an empty `text` finds nothing."""
     text = text.strip()
     if not text:
         return []
     exact = Q(key__iexact=text) | Q(name__iexact=text)
-    names = [part.strip() for part in text.split("&")]
-    if len(names) == 2 and all(names):
-        first, second = names
-        exact |= Q(player_1__name__iexact=first, player_2__name__iexact=second)
-        exact |= Q(player_1__name__iexact=second, player_2__name__iexact=first)
+    players = koppel_players_q(text)
+    if players is not None:
+        exact |= players
     found: list[Team] = list(
         Team.objects.select_related("player_1", "player_2")
         .exclude(pk=exclude.pk)

@@ -13,6 +13,7 @@ from typing import Generic, TypeVar
 
 from django.db.models import Case, Count, IntegerField, Model, Q, QuerySet, Value, When, Window
 
+from rankings.profiles import koppel_players_q
 from tournaments.fields import nfc
 from tournaments.models import Club, Competition, Player, Team
 
@@ -84,7 +85,8 @@ def _group(rows: QuerySet[M], *, starts: Q, order: tuple[str, ...], limit: int) 
 
 
 def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
-    """Players (name or key), koppels (name, key or either player's name), clubs (name or
+    """Players (name or key), koppels (name, key, either player's name, or both players'
+    names as "A & B", "A en B" or "A and B", either order, each in part), clubs (name or
     key) and competitions (name, slug or season) containing `text`, any case (not accent
     blind: "Sjon" does not find "Sjön"). `text` is cleaned first (`search_words`); shorter
     than `QUERY_MIN_LENGTH` searches nothing. Four queries otherwise, whatever the data's
@@ -107,16 +109,26 @@ def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
         order=("name", "pk"),
         limit=limit,
     )
-    koppels = _group(
-        Team.objects.filter(
-            Q(name__icontains=words)
-            | Q(key__icontains=words)
-            | Q(player_1__name__icontains=words)
-            | Q(player_2__name__icontains=words)
-        ).select_related("player_1", "player_2"),
-        starts=Q(name__istartswith=words)
+    koppel_found = (
+        Q(name__icontains=words)
+        | Q(key__icontains=words)
+        | Q(player_1__name__icontains=words)
+        | Q(player_2__name__icontains=words)
+    )
+    koppel_starts = (
+        Q(name__istartswith=words)
         | Q(player_1__name__istartswith=words)
-        | Q(player_2__name__istartswith=words),
+        | Q(player_2__name__istartswith=words)
+    )
+    # "A & B" (how a koppel is shown), "A en B": the koppel of those two players, either
+    # order, each name in part; listed first.
+    by_players = koppel_players_q(words, lookup="icontains")
+    if by_players is not None:
+        koppel_found |= by_players
+        koppel_starts |= by_players
+    koppels = _group(
+        Team.objects.filter(koppel_found).select_related("player_1", "player_2"),
+        starts=koppel_starts,
         order=("name", "player_1__name", "pk"),
         limit=limit,
     )

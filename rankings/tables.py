@@ -8,7 +8,7 @@ a phone; the full words are in each header's `title`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -19,10 +19,11 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from rankings.formats import decimal
 from rankings.models import PlayerRating
 from rankings.selectors import SeasonRankingRow
 from scoring.rules.seasons import SeasonBy
-from tournaments.tables import page_links, signed
+from tournaments.tables import BodyTable, signed
 
 # Rows a page: a phone scrolls 50 short rows easily (as the standings).
 ROWS_PER_PAGE = 50
@@ -45,46 +46,17 @@ def headed(
 
 
 def average(value: Fraction | None) -> str:
-    """A best-N average as shown: one decimal ("12.3"); "—" for none. Only the display
-    rounds: the ranking compared the exact fractions."""
-    return "—" if value is None else f"{float(value):.1f}"
+    """A best-N average as shown: one decimal in the page's language ("12.3", Dutch
+    "12,3"); "—" for none. Only the display rounds: the ranking compared the exact
+    fractions."""
+    return decimal(value, 1)
 
 
 def linked(name: str, *, url: str, key: str) -> SafeString:
     return format_html('<a href="{}">{}</a>', reverse(url, kwargs={"key": key}), name)
 
 
-class FastBodyTable(tables.Table):
-    """A table whose template (`rankings/_season_table.html`) renders `body`: each cell's
-    (class, html) worked out by `cell`, column attributes read once per column."""
-
-    def cell(self, name: str, record: Any) -> str:
-        return str(getattr(record, name))
-
-    @property
-    def body(self) -> list[tuple[Any, list[tuple[str, str]]]]:
-        columns = [
-            (column.name, str(column.attrs.get("td", {}).get("class") or ""))
-            for column in self.columns
-        ]
-        return [
-            (record, [(css, self.cell(name, record)) for name, css in columns])
-            for record in self._records()
-        ]
-
-    def _records(self) -> Iterable[Any]:
-        page = getattr(self, "page", None)
-        if page is None:
-            return list(self.data)
-        return [row.record for row in page.object_list]  # BoundRows: no cell is rendered
-
-    @property
-    def page_links(self) -> list[int | None]:
-        page = getattr(self, "page", None)
-        return [] if page is None else page_links(page)
-
-
-class SeasonTable(FastBodyTable):
+class SeasonTable(BodyTable):
     """A season ranking (`rankings.selectors.season_ranking` rows), in its own order
     unless the reader sorts a column; the rank stays the ranking's. `best` (the best-N
     average) only when the season has a best-N setting, after the name."""
@@ -153,7 +125,7 @@ class SeasonTable(FastBodyTable):
         return str(getattr(record, name))
 
 
-class RatingTable(FastBodyTable):
+class RatingTable(BodyTable):
     """The rating list (`rankings.selectors.rating_list`): rank, player, club now, rating
     (the ordinal, mu − 3·sigma), mu, sigma and rated games. Sorting a column keeps the
     list's own order among rows equal on it."""
@@ -205,7 +177,8 @@ RATING_CELLS: dict[str, Callable[[PlayerRating], str]] = {
         if r.player.club
         else "—"
     ),
-    "ordinal": lambda r: f"{r.ordinal:.1f}",
-    "mu": lambda r: f"{r.mu:.2f}",
-    "sigma": lambda r: f"{r.sigma:.2f}",
+    # In the page's language (Dutch "11,3"), rounded as the player page rounds them.
+    "ordinal": lambda r: decimal(r.ordinal, 1),
+    "mu": lambda r: decimal(r.mu, 2),
+    "sigma": lambda r: decimal(r.sigma, 2),
 }

@@ -251,6 +251,23 @@ def _messages() -> dict[str, str]:
             "this season."
         ),
         "koppel_twice": _("A koppel can take only one place in a match."),
+        # A wrong entry (issue 10's tester): the kind of the competition, and its delete.
+        "entry_club_in_pairs_competition": _(
+            "%(competition)s is a pairs competition: its entries are koppels. Choose a "
+            "koppel and leave the club empty."
+        ),
+        "entry_koppel_in_club_competition": _(
+            "%(competition)s is a club competition: its entries are clubs. Choose a club "
+            "and leave the koppel empty."
+        ),
+        "entry_on_schedule": _(
+            "%(entry)s is on the schedule (a match or a bye), so it stays: take it off the "
+            "matchdays first. An entry that has played stays in its competition."
+        ),
+        "entry_has_deductions": _(
+            "%(entry)s has deductions (voided ones too: they are its history), so it stays "
+            "in its competition."
+        ),
         "koppel_has_games": _(
             "%(koppel)s keeps its players: it has games (%(count)s), and they would move to "
             "other players. Make a new koppel for the new partners."

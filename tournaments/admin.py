@@ -81,12 +81,15 @@ from tournaments.models import (
     Team,
 )
 from tournaments.services import (
+    ENTRY_KIND_FIELDS,
     bye_add,
     bye_delete,
     deduction_add,
     deduction_void,
     entry_add,
     entry_change,
+    entry_delete,
+    entry_kind_check,
     entry_player_clubs_set,
     match_create,
     match_delete,
@@ -134,6 +137,100 @@ def _dry_run(call: Callable[[], object]) -> None:
             raise _DryRun
     except _DryRun:
         pass
+
+
+def _deleted_or_refused(
+    action: Callable[..., HttpResponse | None],
+    modeladmin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+) -> HttpResponse | None:
+    """The list's "delete selected" `action` in one transaction: a service's refusal of one
+    row deletes none (nor logs them deleted) and says why."""
+    try:
+        with transaction.atomic():
+            return action(modeladmin, request, queryset)
+    except RuleViolation as exc:
+        modeladmin.message_user(request, rule_message(exc), messages.ERROR)
+        return None
+
+
+class DeletedByServiceAdmin(ResultGuardAdmin):
+    """A `ResultGuardAdmin` whose rows are deleted by a service (`delete_row`), one by one:
+    its locks, checks, history and standings refresh, as on the director's pages. A
+    refusal (the row came to hold a result since the page was shown) is said on the page,
+    and nothing is deleted."""
+
+    def delete_row(self, obj: Any) -> None:
+        raise NotImplementedError
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        self.delete_row(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        for obj in list(queryset.order_by("pk")):
+            self.delete_row(obj)
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions: dict[str, Any] = dict(super().get_actions(request))
+        if "delete_selected" in actions:
+            action, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (partial(_deleted_or_refused, action), name, description)
+        return actions
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The service decides, and its refusal is said in words on the row's page (not a
+        bare 403): tried first (rolled back) when the page is asked for, then for real
+        when it is confirmed (the row may have come to hold a result meanwhile)."""
+        try:
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None and self.has_delete_permission(request):
+                _dry_run(partial(self.delete_row, obj))
+            return super().delete_view(request, object_id, extra_context)
+        except RuleViolation as exc:  # `delete_view` runs in one transaction: rolled back
+            self.message_user(request, rule_message(exc), messages.ERROR)
+            opts = self.model._meta
+            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
+            return HttpResponseRedirect(url)
+
+
+def _service_deleted_objects(
+    modeladmin: admin.ModelAdmin[Any],
+    objs: Any,
+    request: HttpRequest,
+    collector: NestedObjects,
+) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+    """What a delete page lists for rows a service deletes (`get_deleted_objects`): what
+    `collector` finds goes with them; the service decides, so only the rows' own delete
+    permission is asked (Django asks it of every row that goes along too, and derived
+    rows, such as standings, have none: nothing could ever be deleted)."""
+    rows = list(objs)
+    if not rows:
+        return [], {}, set(), []
+    collector.collect(rows)
+    perms_needed: set[str] = set()
+
+    def shown(obj: Any) -> Any:
+        opts = obj._meta
+        if isinstance(obj, modeladmin.model) and not modeladmin.has_delete_permission(request, obj):
+            perms_needed.add(opts.verbose_name)
+        if not modeladmin.admin_site.is_registered(type(obj)):
+            return f"{capfirst(opts.verbose_name)}: {obj}"
+        url = reverse(
+            f"{modeladmin.admin_site.name}:{opts.app_label}_{opts.model_name}_change",
+            args=[quote(obj.pk)],
+        )
+        return format_html('{}: <a href="{}">{}</a>', capfirst(opts.verbose_name), url, obj)
+
+    to_delete = collector.nested(shown)
+    protected = [shown(obj) for obj in collector.protected]
+    counts = {
+        str(model._meta.verbose_name_plural): len(found)
+        for model, found in cast(dict[Any, set[Any]], collector.model_objs).items()
+    }
+    return to_delete, counts, perms_needed, protected
 
 
 @admin.register(Club)
@@ -236,13 +333,32 @@ class KnownLabelAutocomplete(AutocompleteSelect):
 KEPT_CLUBS = ("player_1_club", "player_2_club")
 
 
+def _entry_kind_refusal(
+    form: forms.BaseForm, competition: Competition, team: Team | None, club: Club | None
+) -> None:
+    """A koppel in a club competition, or a club in a pairs one, refused at its field
+    (`entry_kind_check`, as the services refuse it)."""
+    try:
+        entry_kind_check(
+            competition,
+            team_id=team.pk if team is not None else None,
+            club_id=club.pk if club is not None else None,
+        )
+    except RuleViolation as exc:
+        field = ENTRY_KIND_FIELDS[exc.code]
+        error = forms.ValidationError(rule_message(exc), code=exc.code)
+        form.add_error(field if field in form.fields else None, error)
+
+
 class EntryInlineFormSet(BaseInlineFormSet):
     """A competition's entries. One on the schedule (a match or a bye) keeps its koppel or
     club and stays: its fields and its delete box are disabled, so what is posted for them
     is ignored (the database refuses the change too, `entry_scheduled_fixed`).
 
     Entries are added and changed through `entry_add` / `entry_change`, which keep the
-    koppel's players' clubs of now (read-only here)."""
+    koppel's players' clubs of now (read-only here), and deleted through `entry_delete`.
+    A koppel in a club competition, or a club in a pairs one, is refused at its field,
+    against the kind the competition is saved with."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -262,6 +378,18 @@ class EntryInlineFormSet(BaseInlineFormSet):
             widget = getattr(widget, "widget", widget)  # inside the admin's related wrapper
             if related is not None and isinstance(widget, KnownLabelAutocomplete):
                 widget.known[str(related.pk)] = str(related)
+
+    def clean(self) -> None:
+        super().clean()
+        for form in self.forms:
+            if not form.has_changed() or self._should_delete_form(form):  # type: ignore[attr-defined]
+                continue
+            cleaned = getattr(form, "cleaned_data", {})
+            _entry_kind_refusal(form, self.instance, cleaned.get("team"), cleaned.get("club"))
+
+    def delete_existing(self, obj: Entry, commit: bool = True) -> None:
+        if commit:
+            entry_delete(entry_id=obj.pk)  # a refusal (a race) is shown on the page
 
     def save_new(self, form: forms.ModelForm, commit: bool = True) -> Entry:
         if not commit:
@@ -658,11 +786,43 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
         return format_html('<a href="{}">{}</a>', url, _("view"))
 
 
-@admin.register(Entry)
-class EntryAdmin(AdminInputMixin, ResultGuardAdmin):
-    """Entries; one on the schedule (a match or a bye) keeps its competition, koppel and
-    club, and stays. Adding or removing one changes the competition's table."""
+class EntryAdminForm(forms.ModelForm):
+    """An entry: a koppel in a pairs competition, a club in a club competition (refused
+    at the field otherwise, `entry_kind_check`)."""
 
+    class Meta:
+        model = Entry
+        fields = ["competition", "team", "club", *KEPT_CLUBS]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        instance = self.instance
+        # Read-only fields (an entry on the schedule) are not on the form: as stored.
+        values = {
+            name: cleaned.get(name) if name in self.fields else getattr(instance, name, None)
+            for name in ("competition", "team", "club")
+        }
+        if values["competition"] is None or any(
+            name in self.errors for name in ("competition", "team", "club")
+        ):
+            return cleaned
+        if instance.pk is None or any(
+            name in self.changed_data for name in ("competition", "team", "club")
+        ):
+            _entry_kind_refusal(self, values["competition"], values["team"], values["club"])
+        return cleaned
+
+
+@admin.register(Entry)
+class EntryAdmin(AdminInputMixin, DeletedByServiceAdmin):
+    """Entries; one on the schedule (a match or a bye) keeps its competition, koppel and
+    club, and stays. Adding or removing one changes the competition's table.
+
+    A wrong entry that counts nowhere yet (no match, no bye, no deduction) is deleted
+    through `entry_delete`, its standings rows with it; the delete page and the list's
+    action say the service's reason when it refuses."""
+
+    form = EntryAdminForm
     locked_fields = ["competition", "team", "club"]
     locked_message = ngettext_lazy(
         "Nothing was deleted: %(rows)s is on the schedule (a match or a bye). Take it off "
@@ -687,6 +847,35 @@ class EntryAdmin(AdminInputMixin, ResultGuardAdmin):
 
     def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
         return entries_on_schedule(rows)
+
+    def delete_refusal(self, rows: QuerySet[Any]) -> str | None:
+        """Why `rows` can't be deleted: on the schedule (`locked_message`), else a
+        deduction (`entry_delete`'s words, for the first such entry), else None."""
+        refusal = super().delete_refusal(rows)
+        if refusal is not None:
+            return refusal
+        kept = (
+            rows.filter(pk__in=Deduction.objects.values("entry_id"))
+            .select_related(*ENTRY_JOINS)
+            .order_by("pk")
+            .first()
+        )
+        if kept is None:
+            return None
+        return rule_message(RuleViolation("entry_has_deductions", entry=str(kept)))
+
+    def delete_row(self, obj: Entry) -> None:
+        entry_delete(entry_id=obj.pk)
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        """What the confirmation lists, as `entry_delete` deletes: each entry with its
+        standings rows, which nobody may delete by hand (so Django's own list refused
+        every entry that had a row in the table)."""
+        return _service_deleted_objects(
+            self, objs, request, NestedObjects(using=router.db_for_write(Entry))
+        )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         """The kept clubs (issue 10) are filled by `entry_add` from the koppel's players'
@@ -907,63 +1096,6 @@ def _add_refusals(form: forms.ModelForm, refusals: dict[str, RuleViolation]) -> 
         form.add_error(name, forms.ValidationError(rule_message(exc), code=exc.code))
 
 
-def _deleted_or_refused(
-    action: Callable[..., HttpResponse | None],
-    modeladmin: admin.ModelAdmin[Any],
-    request: HttpRequest,
-    queryset: QuerySet[Any],
-) -> HttpResponse | None:
-    """The list's "delete selected" `action` in one transaction: a service's refusal of one
-    row deletes none (nor logs them deleted) and says why."""
-    try:
-        with transaction.atomic():
-            return action(modeladmin, request, queryset)
-    except RuleViolation as exc:
-        modeladmin.message_user(request, rule_message(exc), messages.ERROR)
-        return None
-
-
-class DeletedByServiceAdmin(ResultGuardAdmin):
-    """A `ResultGuardAdmin` whose rows are deleted by a service (`delete_row`), one by one:
-    its locks, checks, history and standings refresh, as on the director's pages. A
-    refusal (the row came to hold a result since the page was shown) is said on the page,
-    and nothing is deleted."""
-
-    def delete_row(self, obj: Any) -> None:
-        raise NotImplementedError
-
-    def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        self.delete_row(obj)
-
-    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        for obj in list(queryset.order_by("pk")):
-            self.delete_row(obj)
-
-    def get_actions(self, request: HttpRequest) -> Any:
-        actions: dict[str, Any] = dict(super().get_actions(request))
-        if "delete_selected" in actions:
-            action, name, description = actions["delete_selected"]
-            actions["delete_selected"] = (partial(_deleted_or_refused, action), name, description)
-        return actions
-
-    def delete_view(
-        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
-    ) -> HttpResponse:
-        """The service decides, and its refusal is said in words on the row's page (not a
-        bare 403): tried first (rolled back) when the page is asked for, then for real
-        when it is confirmed (the row may have come to hold a result meanwhile)."""
-        try:
-            obj = self.get_object(request, unquote(object_id))
-            if obj is not None and self.has_delete_permission(request):
-                _dry_run(partial(self.delete_row, obj))
-            return super().delete_view(request, object_id, extra_context)
-        except RuleViolation as exc:  # `delete_view` runs in one transaction: rolled back
-            self.message_user(request, rule_message(exc), messages.ERROR)
-            opts = self.model._meta
-            url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[object_id])
-            return HttpResponseRedirect(url)
-
-
 class _GamesGoWithTheirMatch(NestedObjects):
     """Django's collector of what a delete takes along, taking a match's games along as
     `match_delete` does (Game.match is PROTECT against any other delete), with what goes
@@ -1112,32 +1244,8 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
         """What the confirmation lists, as `match_delete` deletes: each match with its
         games (Django's own list calls them protected, so a pairs match could never go
         here). The service decides: only the matches' own delete permission is asked."""
-        matches = list(objs)
-        if not matches:
-            return [], {}, set(), []
         collector = _GamesGoWithTheirMatch(using=router.db_for_write(Match))
-        collector.collect(matches)
-        perms_needed: set[str] = set()
-
-        def shown(obj: Any) -> Any:
-            opts = obj._meta
-            if isinstance(obj, Match) and not self.has_delete_permission(request, obj):
-                perms_needed.add(opts.verbose_name)
-            if not self.admin_site.is_registered(type(obj)):
-                return f"{capfirst(opts.verbose_name)}: {obj}"
-            url = reverse(
-                f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_change",
-                args=[quote(obj.pk)],
-            )
-            return format_html('{}: <a href="{}">{}</a>', capfirst(opts.verbose_name), url, obj)
-
-        to_delete = collector.nested(shown)
-        protected = [shown(obj) for obj in collector.protected]
-        counts = {
-            str(model._meta.verbose_name_plural): len(rows)
-            for model, rows in cast(dict[Any, set[Any]], collector.model_objs).items()
-        }
-        return to_delete, counts, perms_needed, protected
+        return _service_deleted_objects(self, objs, request, collector)
 
     @admin.display(description=_("forfeited by"))
     def forfeited_by(self, match: Match) -> str:

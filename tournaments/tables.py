@@ -46,7 +46,42 @@ def metric_column(
     return tables.Column(verbose_name=_(metric.header), attrs=attrs, **kwargs)
 
 
-class StandingTable(tables.Table):
+class BodyTable(tables.Table):
+    """A table whose template (`_body_table.html`) renders `body`: the rows of the page
+    shown, each with its cells as (class, text) from `cell`. Column attributes are read
+    once per column, not per cell (django-tables2's per-cell rendering cost 3 ms a row,
+    issue 7). The standings and the season rankings and rating list (`rankings.tables`)."""
+
+    def cell(self, name: str, record: Any) -> str:
+        """One cell's text: the record's attribute `name`, as a string."""
+        return str(getattr(record, name))
+
+    @property
+    def body(self) -> list[tuple[Any, list[tuple[str, str]]]]:
+        columns = [
+            (column.name, str(column.attrs.get("td", {}).get("class") or ""))
+            for column in self.columns
+        ]
+        return [
+            (record, [(css, self.cell(name, record)) for name, css in columns])
+            for record in self._records()
+        ]
+
+    def _records(self) -> Iterable[Any]:
+        page = getattr(self, "page", None)
+        if page is None:
+            return list(self.data)
+        return [row.record for row in page.object_list]  # BoundRows: no cell is rendered
+
+    @property
+    def page_links(self) -> list[int | None]:
+        """The page numbers to link: the first, the last and the current one with its
+        neighbours; None marks a gap. Few enough for a phone's width."""
+        page = getattr(self, "page", None)
+        return [] if page is None else page_links(page)
+
+
+class StandingTable(BodyTable):
     """A competition's standings (DESIGN.md `manage.py standings` columns), best first.
 
     Short headers keep the table readable on a phone; the full words are in `title`. Every
@@ -171,32 +206,8 @@ class StandingTable(tables.Table):
                 *keys, *(key for key in STANDINGS_ORDER if key not in bare)
             )
 
-    @property
-    def body(self) -> list[tuple[Standing, list[tuple[str, str]]]]:
-        """The rows of the page shown, each with its cells as (class, text): what the
-        table's template renders. Column attributes are read once per column, not per cell
-        (django-tables2's per-cell rendering cost 3 ms a row, issue 7)."""
-        columns = [
-            (column.name, str(column.attrs.get("td", {}).get("class") or ""))
-            for column in self.columns
-        ]
-        return [
-            (record, [(css, cell_text(name, record)) for name, css in columns])
-            for record in self._records()
-        ]
-
-    def _records(self) -> Iterable[Standing]:
-        page = getattr(self, "page", None)
-        if page is None:
-            return list(self.data)
-        return [row.record for row in page.object_list]  # BoundRows: no cell is rendered
-
-    @property
-    def page_links(self) -> list[int | None]:
-        """The page numbers to link: the first, the last and the current one with its
-        neighbours; None marks a gap. Few enough for a phone's width."""
-        page = getattr(self, "page", None)
-        return [] if page is None else page_links(page)
+    def cell(self, name: str, record: Any) -> str:
+        return cell_text(name, record)
 
 
 def page_links(page: Page[Any]) -> list[int | None]:

@@ -131,29 +131,97 @@ def test_the_match_and_matchday_pages_on_a_phone(browser, live_server):
     page.context.close()
 
 
-@pytest.mark.parametrize("width", [768, 992])
-def test_a_staff_members_navbar_keeps_to_one_line_with_the_search(browser, live_server, width):
-    """A director's navbar has the most links: on a tablet (768) the search is its button
-    alone, which opens the search page; from 992 the box itself. Nothing overflows."""
+# Below xl the menu is collapsed behind its button (base.html navbar-expand-xl).
+MENU_IN_A_ROW = 1200
+
+
+@pytest.mark.parametrize("width", [320, 390, 768, 992, 1200, 1400])
+def test_a_staff_members_navbar_fits_every_width_in_dutch(browser, live_server, width):
+    """A director's navbar has the most links, and Dutch the longest words ("Mijn
+    competities", "Uitloggen"), and a username may be long: at every width nothing makes
+    the page scroll sideways and the search box is at hand beside the brand. Below xl the
+    menu opens from its button; from xl it is one row with the box last."""
+    scene()
     staff = league_staff()
-    page = new_page(browser, {"width": width, "height": 900})
+    staff.username = "directeur_wilhelmina_van_der_velde"
+    staff.save(update_fields=["username"])
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="nl-NL")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}{reverse('login')}?next=/")
     page.locator("#id_username").fill(staff.username)
     page.locator("#id_password").fill(PASSWORD)
     page.locator("main form button[type=submit]").click()
-    expect(page.locator("#navbar-user")).to_be_visible()
-    shot(page, f"navbar-staff-{width}")
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.locator("#director-home-link")).to_have_text("Mijn competities")
+
+    def fits() -> bool:
+        return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+    box = page.locator("#navbar-q")
+    expect(box).to_be_visible()
     brand = page.locator(".navbar-brand").bounding_box()
     search = page.locator("#navbar-search").bounding_box()
-    logout = page.locator("#logout-button").bounding_box()
-    assert brand and search and logout
-    assert search["y"] < brand["y"] + brand["height"] and logout["x"] < search["x"], (brand, search)
-    assert search["x"] + search["width"] <= width and page_width(page) <= width
-    if width < 992:
-        expect(page.locator("#navbar-q")).to_be_hidden()
-        page.locator(".navbar-search-button").click()
-        page.wait_for_url("**/search/?q=")
-        expect(page.locator("#search-page-q")).to_be_visible()
+    assert brand and search
+    assert search["y"] < brand["y"] + brand["height"]  # beside the brand, not below
+    assert search["x"] + search["width"] <= width
+    assert fits(), page_width(page)
+    shot(page, f"navbar-staff-nl-{width}")
+    if width < MENU_IN_A_ROW:
+        expect(page.locator("#logout-button")).to_be_hidden()
+        page.locator(".navbar-toggler").click()
+        expect(page.locator("#logout-button")).to_be_visible()
+        expect(page.locator("#navbar-user")).to_be_visible()
+        assert fits(), page_width(page)
+        shot(page, f"navbar-staff-nl-{width}-menu")
     else:
-        expect(page.locator("#navbar-q")).to_be_visible()
-    page.context.close()
+        logout = page.locator("#logout-button").bounding_box()
+        user = page.locator("#navbar-user").bounding_box()
+        assert logout and user
+        assert logout["x"] < search["x"]  # the box last in the row
+        assert logout["y"] < brand["y"] + brand["height"]  # one row
+        assert user["x"] + user["width"] <= logout["x"]  # the long name cut, not overlapping
+    box.fill("kamp")
+    expect(page.locator("#navbar-search-live")).to_contain_text("Alle resultaten")
+    live = page.locator("#navbar-search-live").bounding_box()
+    assert live and live["x"] >= 0 and live["x"] + live["width"] <= width
+    assert fits(), page_width(page)
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "nl-NL"])
+def test_the_game_lists_of_player_koppel_and_club_fit_a_phone(browser, live_server, locale):
+    """The game history of a player, a koppel and a club fits a 390 px phone without
+    scrolling sideways, long Surinamese names and the Dutch "Uitsl." included: on a phone
+    the result sits under the score, in view."""
+    from tests.rankings.profile_scenes import transfer
+
+    made = transfer()
+    for player, name in (
+        (made.bob, "Marcel Wongsodikromo"),
+        (made.eve, "Shanti Lachmon-Ramdjiawan"),
+        (made.fay, "Ingrid Soekhoe"),
+        (made.cor, "Roy Tjon-A-Fat"),
+    ):
+        player.name = name
+        player.save(update_fields=["name"])
+    context = browser.new_context(viewport=PHONE, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    for name, url in (
+        ("player", reverse("player_detail", args=[made.ann.key])),
+        ("koppel", reverse("koppel_detail", args=[made.ae.key])),
+        ("club", reverse("club_detail", args=[made.kampoe.key])),
+    ):
+        page.goto(live_server.url + url)
+        history = page.locator(".game-history")
+        expect(history).to_be_visible()
+        shot(page, f"{name}-history-phone-{locale}")
+        widths = history.evaluate(
+            "table => [table.scrollWidth, table.closest('.table-responsive').clientWidth]"
+        )
+        assert widths[0] <= widths[1], (name, widths)
+        assert page_width(page) <= PHONE["width"], name
+        outcome = history.locator(".history-outcome").first.bounding_box()
+        assert outcome and outcome["x"] + outcome["width"] <= PHONE["width"], (name, outcome)
+    context.close()

@@ -7,9 +7,19 @@ import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.utils import translation
 from django.utils.safestring import SafeString
 
-from rankings.charts import BarGroup, LinePoint, Series, bar_chart, line_chart, thin, ticks
+from rankings.charts import (
+    BarGroup,
+    LinePoint,
+    Series,
+    bar_chart,
+    line_chart,
+    number,
+    thin,
+    ticks,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 EVIL = '<script>alert("x")</script> & co'
@@ -215,3 +225,21 @@ def test_counts_are_marked_in_whole_numbers() -> None:
 
     marks = [t.text for t in chart.iter(f"{SVG}text") if t.get("text-anchor") == "end"]
     assert marks == ["0", "1", "2"]
+
+
+@pytest.mark.parametrize(
+    ("value", "english", "dutch"),
+    [
+        (2.5, "2.5", "2,5"),
+        (3.0, "3", "3"),
+        (-1.25, "\u22121.25", "\u22121,25"),
+        (0.1 + 0.2, "0.3", "0,3"),  # 0.30000000000000004: no float noise
+        (-0.0, "0", "0"),
+        (1500.0, "1500", "1500"),
+    ],
+)
+def test_tick_labels_are_written_in_the_pages_language(value, english, dutch) -> None:
+    with translation.override("en"):
+        assert number(value) == english
+    with translation.override("nl"):
+        assert number(value) == dutch

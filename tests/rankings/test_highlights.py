@@ -4,6 +4,7 @@ highlights, each in a fixed number of queries."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -158,6 +159,33 @@ def test_koppels_level_on_points_share_the_top():
         ("Toppers 1", 0, False),
         ("Toppers 2", 0, False),
     ]
+
+
+def test_koppels_level_on_points_share_their_rank():
+    match, koppels = lined_up()
+    for home, away in (("h1", "a1"), ("h2", "a2")):
+        finished_game(game_of(match, koppels[home], koppels[away]), winner="a")
+    lines = match_top_koppels(match=match)
+    assert [(str(line.koppel), line.points, line.rank) for line in lines] == [
+        ("Kampoe 1", 20, 1),
+        ("Kampoe 2", 20, 1),
+        ("Toppers 1", 0, 3),
+        ("Toppers 2", 0, 3),
+    ]
+
+
+def test_the_match_page_numbers_tied_koppels_alike(client):
+    match, koppels = lined_up()
+    for home, away in (("h1", "a1"), ("h2", "a2")):
+        finished_game(game_of(match, koppels[home], koppels[away]), winner="a")
+    url = reverse(
+        "match_detail", kwargs={"slug": match.matchday.competition.slug, "match_id": match.pk}
+    )
+    page = client.get(url).content.decode()
+    section = page.split('class="koppel-ranking ')[1].split("</section>")[0]
+    body = section.split("<tbody>")[1]
+    assert re.findall(r"<tr[^>]*>\s*<td>(\d+)</td>", body) == ["1", "1", "3", "3"]
+    assert section.count('class="koppel-top"') == 2
 
 
 def test_a_pairs_match_has_no_koppel_ranking():

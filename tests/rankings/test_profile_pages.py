@@ -67,7 +67,8 @@ def test_the_player_page_shows_the_club_now_and_each_seasons_club(
         re.sub(r"<[^>]+>", "", cell).strip()
         for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", rows[2], re.DOTALL)
     ]
-    assert cells[:11] == ["2025-2026", "Kampoe", "2", "1", "0", "1", "28", "32", "-4", "2", "1"]
+    # A real minus sign, as the season rankings write a saldo.
+    assert cells[:11] == ["2025-2026", "Kampoe", "2", "1", "0", "1", "28", "32", "−4", "2", "1"]
 
 
 def test_the_player_page_links_koppels_opponents_competitions_and_games(
@@ -91,27 +92,55 @@ def test_an_unrated_player_is_said_to_be_not_rated_yet(client: Client, scene: Tr
     assert svgs(html.split('id="rating-title"')[1].split("</section>")[0]) == []
 
 
-def test_a_rated_player_shows_the_rating_and_its_history_chart(
-    client: Client, scene: Transfer
-) -> None:
+def rate_ann(scene: Transfer) -> None:
+    """Ann's rating after games 1 and 2: mu − 3 sigma = 26 − 24 = 2.0, then
+    26.85 − 21 = 5.85 (5.850000000000001 as a float)."""
     for position, (game, mu, sigma) in enumerate(
-        [(scene.games[0], 26.0, 8.0), (scene.games[1], 25.0, 7.0)], start=1
+        [(scene.games[0], 26.0, 8.0), (scene.games[1], 26.85, 7.0)], start=1
     ):
         rated = RatedGame.objects.create(position=position, game=game, signature="x")
         RatingChange.objects.create(rated_game=rated, player=scene.ann, mu=mu, sigma=sigma)
-    PlayerRating.objects.create(player=scene.ann, mu=25.0, sigma=7.0, ordinal=4.04, games=2)
+    PlayerRating.objects.create(player=scene.ann, mu=26.85, sigma=7.0, ordinal=5.85, games=2)
+
+
+def chart_texts(svg: ET.Element, tag: str) -> list[str]:
+    return [t.text or "" for t in svg.iter(f"{{http://www.w3.org/2000/svg}}{tag}")]
+
+
+def test_a_rated_player_shows_the_rating_and_its_history_chart(
+    client: Client, scene: Transfer
+) -> None:
+    rate_ann(scene)
 
     html = page(client, url("player_detail", key="ann"))
 
-    assert ">4.0</strong>" in html
+    assert ">5.9</strong>" in html  # rounded, not cut to 5.8
     assert "2 rated games" in html
     (chart,) = svgs(html)
-    titles = [t.text for t in chart.iter("{http://www.w3.org/2000/svg}title")]
-    # ordinal = mu − 3 sigma: 26 − 24 = 2.0, then 25 − 21 = 4.0.
-    assert titles[1:] == [
-        "10/03/2025: rating 2.0 after rated game 1",
-        "11/07/2025: rating 4.0 after rated game 2",
+    # The chart rounds as the header does, and writes dates as the game history does.
+    assert chart_texts(chart, "title")[1:] == [
+        "3 Oct 2025: rating 2.0 after rated game 1",
+        "7 Nov 2025: rating 5.9 after rated game 2",
     ]
+    assert {"3 Oct 2025", "7 Nov 2025"} <= set(chart_texts(chart, "text"))
+
+
+@pytest.mark.nl
+def test_a_dutch_player_page_writes_ratings_and_chart_dates_the_dutch_way(
+    client: Client, scene: Transfer
+) -> None:
+    rate_ann(scene)
+    PlayerRating.objects.filter(player=scene.ann).update(ordinal=-5.85)
+
+    html = page(client, url("player_detail", key="ann"))
+
+    assert ">\u22125,9</strong>" in html  # a decimal comma and a real minus sign
+    (chart,) = svgs(html)
+    titles = chart_texts(chart, "title")[1:]
+    # Dates as the game history writes them.
+    assert [title.split(":")[0] for title in titles] == ["3 Okt 2025", "7 Nov 2025"]
+    assert "2,0" in titles[0] and "5,9" in titles[1]
+    assert "3 Okt 2025" in chart_texts(chart, "text")
 
 
 def test_an_unknown_player_is_a_404(client: Client, db: None) -> None:

@@ -191,6 +191,8 @@ def test_a_history_page_number_that_isnt_one_falls_back(number: str | None, show
         ("Cordan", ["cd"]),
         ("Fay & Bob", ["bf"]),
         ("bob & fay", ["bf"]),
+        ("Fay en Bob", ["bf"]),  # Dutch
+        ("bob AND fay", ["bf"]),
         ("o", ["ab", "bf", "cd"]),  # Bob, Cordan: names containing it
         ("nobody", []),
         ("   ", []),

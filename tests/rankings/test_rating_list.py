@@ -55,6 +55,20 @@ def test_players_with_enough_games_are_ranked_by_rating(client, ratings):
     assert reverse("club_detail", kwargs={"key": "kampoe"}) in read(page).links
 
 
+@pytest.mark.nl
+def test_a_dutch_page_writes_the_numbers_the_dutch_way(client, ratings):
+    rated("Gijs", None, mu=24.35, sigma=6.45, games=4)  # rating 4.999…: rounds to 5,0
+    rated("Hans", None, mu=10.0, sigma=5.0, games=4)  # −5.0, a real minus sign
+
+    body = rows(client.get(URL))[1:]
+
+    assert body[0][3:6] == ["18,0", "30,00", "4,00"]
+    assert [row[3:6] for row in body if row[1] in {"Gijs", "Hans"}] == [
+        ["5,0", "24,35", "6,45"],
+        ["\u22125,0", "10,00", "5,00"],
+    ]
+
+
 def test_the_page_explains_the_rating_and_how_many_are_left_out(client, ratings):
     words = " ".join(text(client.get(URL)).split())
 

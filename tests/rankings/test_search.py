@@ -89,6 +89,37 @@ def test_a_group_shows_its_limit_and_counts_all():
     assert names(found.players)[0] == "Pinas 00"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R. Ramdin & K. Sunita",  # as the koppel is shown
+        "k. sunita & r. ramdin",  # either order, any case
+        "Ramdin&Sunita",  # each name in part
+        "Ramdin en Sunita",
+        "sunita AND ramdin",
+    ],
+)
+def test_a_koppel_is_found_by_its_two_players_names(scene, text):
+    assert names(site_search(text=text).koppels) == ["R. Ramdin & K. Sunita"]
+
+
+@pytest.mark.parametrize("text", ["Ramdin & Other", "Ramdin & ", "Ramdin & Sunita & Other"])
+def test_two_names_find_only_a_koppel_of_both(scene, text):
+    assert names(site_search(text=text).koppels) == []
+
+
+def test_the_koppel_of_two_names_comes_before_koppels_containing_the_words():
+    """ "Kampoe & Stars" is also the name of a koppel: the players' koppel comes first."""
+    one = PlayerFactory.create(name="Ann Kampoe")
+    two = PlayerFactory.create(name="Bea Stars")
+    TeamFactory.create(name="Zulu Kampoe & Stars")
+    TeamFactory.create(name="", player_1=two, player_2=one)
+    assert names(site_search(text="Kampoe & Stars").koppels) == [
+        "Bea Stars & Ann Kampoe",
+        "Zulu Kampoe & Stars",
+    ]
+
+
 @pytest.mark.parametrize("text", ["", " ", "a", " a ", "\x00", "\x00a\x00", "\u200f", "\u202ex"])
 def test_less_than_two_letters_searches_nothing(text, django_assert_num_queries):
     with django_assert_num_queries(0):
@@ -147,6 +178,25 @@ def test_four_queries_whatever_the_number_of_rows(small, large):
     assert totals == [{small}, {large}]
 
 
+@pytest.mark.parametrize("text", ["Zee Speler & Zee Maat", "zee maat en zee speler"])
+@pytest.mark.parametrize(("small", "large"), [(4, 12)])
+def test_a_koppel_by_its_players_takes_the_same_four_queries(small, large, text):
+    counts, totals = [], []
+    made = 0
+    for size in (small, large):
+        for n in range(made, size):
+            TeamFactory.create(
+                name="", player_1__name=f"Zee Speler {n}", player_2__name=f"Zee Maat {n}"
+            )
+        made = size
+        with CaptureQueriesContext(connection) as captured:
+            found = site_search(text=text)
+        counts.append(len(captured.captured_queries))
+        totals.append(found.koppels.total)
+    assert counts == [4, 4]
+    assert totals == [small, large]
+
+
 # ------------------------------------------------------------------------ the page
 
 
@@ -183,6 +233,12 @@ def test_a_too_short_search_gets_a_hint(client, q, django_assert_max_num_queries
         response = client.get(SEARCH, {"q": q})
     assert response.status_code == 200
     assert "Type at least two letters" in response.content.decode()
+
+
+def test_the_page_finds_a_koppel_by_its_shown_name(client, scene):
+    page = client.get(SEARCH, {"q": "R. Ramdin & K. Sunita"}).content.decode()
+    assert "Nothing found" not in page
+    assert reverse("koppel_detail", kwargs={"key": "rs"}) in page
 
 
 def test_nothing_found_says_so(client, scene):

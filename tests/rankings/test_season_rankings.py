@@ -334,6 +334,13 @@ def test_best_two_of_three_evenings_ranks_on_the_exact_average(scene):
     ]
 
 
+@pytest.mark.nl
+def test_a_dutch_page_writes_the_best_n_average_with_a_decimal_comma(client, scene):
+    Season.objects.create(name=SEASON, best_evenings=3)
+
+    assert rows(client.get(season_url(by="club")))[1][:3] == ["1", "Kampoe", "23,7"]
+
+
 def test_best_n_of_a_player_adds_up_the_evenings_of_both_koppels(scene):
     Season.objects.create(name=SEASON, best_evenings=2)
     best = {row.key: row.best for row in selectors.season_ranking(season=SEASON, by="player").rows}

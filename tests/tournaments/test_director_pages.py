@@ -676,7 +676,7 @@ def test_a_forfeit_without_reason_is_refused(director_client, club_match):
     assert club_match.forfeit == ""
 
 
-def test_public_match_page_shows_sittings_running_score_and_top_koppels(client, club_match):
+def test_public_match_page_shows_sittings_running_score_and_the_koppel_ranking(client, club_match):
     home, away = koppels_of(club_match.home), koppels_of(club_match.away)
     services.club_match_lineup_set(
         match_id=club_match.pk,
@@ -702,10 +702,13 @@ def test_public_match_page_shows_sittings_running_score_and_top_koppels(client, 
     assert "this sitting 30–24" in html
     assert "match 30–24" in html
     assert "match 70–38" in html
-    assert "Top-scoring koppels" in html
+    # One ranking of the koppels (rankings/_top_koppels.html), not the director's live box.
+    assert "Top-scoring koppels" not in html
+    ranking = html.split('class="koppel-ranking ')[1].split("</section>")[0]
     # Home koppel 1 scored 20 + 20; away koppel 2 scored 20 (sitting 1) + 6 (sitting 2).
-    assert f"{home[0]} · 40 points" in html
-    assert f"{away[1]} · 26 points" in html
+    assert f"{home[0]}</a> ({club_match.home.club}) 40</strong>" in ranking
+    (row,) = [row for row in ranking.split("<tr")[1:] if f">{away[1]}</a>" in row]
+    assert 'fw-bold">26<' in row
 
 
 def test_public_matchday_page_shows_tables_byes_and_club_scores(client):
@@ -1101,7 +1104,12 @@ def test_the_lineup_form_reads_the_stored_lineup_then_the_games():
     assert lineup_initial(match, games, 2)["home_1"] == home[0].pk
 
 
-def test_top_koppels_wait_for_the_first_points(client, club_match):
+def test_the_directors_live_top_koppels_wait_for_the_first_points(
+    client, director_client, club_match
+):
+    """The director's match page shows the top-scoring koppels with the games in play; the
+    public page only the koppel ranking of finished games, so it never shows a score that
+    may still change."""
     home, away = koppels_of(club_match.home), koppels_of(club_match.away)
     services.club_match_lineup_set(
         match_id=club_match.pk,
@@ -1109,12 +1117,15 @@ def test_top_koppels_wait_for_the_first_points(client, club_match):
         home_teams=[t.pk for t in home[:2]],
         away_teams=[t.pk for t in away[:2]],
     )
-    assert "Top-scoring koppels" not in text(client.get(public_match_url(club_match)))
+    assert "Top-scoring koppels" not in text(director_client.get(match_url(club_match)))
     game = club_match.games.get(sitting=1, table=1)
     scoring_services.round_record(
         game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="b"
     )
-    assert "Top-scoring koppels" in text(client.get(public_match_url(club_match)))
+    assert "Top-scoring koppels" in text(director_client.get(match_url(club_match)))
+    public = text(client.get(public_match_url(club_match)))
+    assert "Top-scoring koppels" not in public
+    assert "koppel-ranking" not in public  # the game is still in play
 
 
 def test_moving_a_match_to_its_own_table_changes_nothing(director_client, league):
