@@ -15,8 +15,8 @@ from datetime import date
 from fractions import Fraction
 from typing import cast
 
-from django.db.models import Count, F, Q, QuerySet, Window
-from django.db.models.functions import Rank
+from django.db.models import Count, DateField, F, OuterRef, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce, Rank
 
 from rankings.models import PlayerRating, Season
 from scoring.models import Game, Round
@@ -29,15 +29,37 @@ from scoring.rules.seasons import (
     best_n_of_m,
     season_tallies,
 )
-from tournaments.models import Club, Competition, Entry, Player, Team
+from tournaments.models import Club, Competition, Entry, Matchday, Player, Team
 
 FINISHED = (Game.Status.FINISHED, Game.Status.CLOSED)
 
 
-# The order games are taken in (ratings, histories, tallies): by date, games without a date
-# first, then by where they were played; the id makes it total.
+def _matchday_date_or_nearest() -> Coalesce:
+    """A game's date as the order of games reads it: its matchday's, or, for a matchday
+    without one, the date of the nearest earlier matchday of its competition that has one,
+    else of the nearest later one (None when the competition has no date at all). An
+    undated matchday played between two dated ones is placed between them, not before
+    every dated game of every season (a second tester's finding)."""
+    nearest = Matchday.objects.filter(
+        competition=OuterRef("match__matchday__competition"), date__isnull=False
+    ).values("date")
+    earlier = nearest.filter(number__lt=OuterRef("match__matchday__number")).order_by("-number")
+    later = nearest.filter(number__gt=OuterRef("match__matchday__number")).order_by("number")
+    return Coalesce(
+        "match__matchday__date",
+        Subquery(earlier[:1]),
+        Subquery(later[:1]),
+        output_field=DateField(),
+    )
+
+
+# The date a game is ordered by (ratings, histories, tallies): see above.
+GAME_DATE = _matchday_date_or_nearest()
+
+# The order games are taken in: by date (`GAME_DATE`; games of a competition without any
+# date first), then by where they were played; the id makes it total.
 GAME_ORDER = (
-    F("match__matchday__date").asc(nulls_first=True),
+    GAME_DATE.asc(nulls_first=True),
     "match__matchday__competition_id",
     "match__matchday__number",
     "sitting",
@@ -201,6 +223,17 @@ def entry_player_clubs(
     return {(competition, team): (club_1, club_2) for competition, team, club_1, club_2 in rows}
 
 
+def _counted(counts: tuple[int, ...]) -> dict[str, int]:
+    """One side's four round counts of `_round_counts`, by `GameSideRow` field."""
+    failed, early, as_caller, not_caller = counts
+    return {
+        "failed_baunies": failed,
+        "early_kaps": early,
+        "won_as_caller": as_caller,
+        "won_not_caller": not_caller,
+    }
+
+
 def game_rows(games: QuerySet[Game]) -> list[GameRow]:
     """The counted `games` (a queryset of `games_counted`, filtered as the caller likes) as
     `GameRow`s, oldest first (date, competition, matchday, sitting, table; games without
@@ -248,10 +281,7 @@ def game_rows(games: QuerySet[Game]) -> list[GameRow]:
                     points=score_a,
                     kaps=kaps_a,
                     baunies=baunies_a,
-                    failed_baunies=n[0],
-                    early_kaps=n[1],
-                    won_as_caller=n[2],
-                    won_not_caller=n[3],
+                    **_counted(n[:4]),
                 ),
                 b=GameSideRow(
                     koppel=team_b,
@@ -260,10 +290,7 @@ def game_rows(games: QuerySet[Game]) -> list[GameRow]:
                     points=score_b,
                     kaps=kaps_b,
                     baunies=baunies_b,
-                    failed_baunies=n[4],
-                    early_kaps=n[5],
-                    won_as_caller=n[6],
-                    won_not_caller=n[7],
+                    **_counted(n[4:]),
                 ),
             )
         )
@@ -340,14 +367,20 @@ class SeasonRanking:
 def _season_game(row: GameRow, by: SeasonBy, club: int | None) -> SeasonGame:
     """`row` as the season rules read it; narrowed to `club` (a club id), a player who did
     not play for it at the time, or a koppel none of whose players did, becomes None (the
-    caller drops None's tally). Clubs need nothing of the kind: the caller keeps only the
-    games the club played, and its opponents' lines are made of those."""
+    caller drops None's tally). By club, the caller keeps only the games the club played:
+    the club's line and its opponents' lines are made of those, and a partner from another
+    club who sat with the club's player is no opponent, so that side counts for the club
+    alone (a second tester saw such partners' clubs ranked above the club itself)."""
     game = row.season_game()
-    if club is None or by is SeasonBy.CLUB:
+    if club is None:
         return game
     sides = []
     for side in (game.a, game.b):
-        if by is SeasonBy.PLAYER:
+        if by is SeasonBy.CLUB:
+            one_club, two_club = side.clubs
+            clubs = (one_club if one_club == club else None, two_club if two_club == club else None)
+            sides.append(replace(side, clubs=clubs) if club in side.clubs else side)
+        elif by is SeasonBy.PLAYER:
             (one, two), (club_one, club_two) = side.players, side.clubs
             players = (one if club_one == club else None, two if club_two == club else None)
             sides.append(replace(side, players=players))

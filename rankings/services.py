@@ -37,7 +37,7 @@ from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
-from rankings.selectors import GAME_ORDER, games_counted
+from rankings.selectors import GAME_DATE, GAME_ORDER, games_counted
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ LOCK_PK = 1  # the one `RatingsLock` row
 # Only what the ratings read of a game (one query): id, date, the four players, the points.
 _COLUMNS = (
     "pk",
-    "match__matchday__date",
+    "rated_on",
     "team_a__player_1_id",
     "team_a__player_2_id",
     "team_b__player_1_id",
@@ -92,7 +92,7 @@ def rating_games() -> list[RatingGame]:
     against himself (the schedule services don't make such games; this keeps a bad import
     from stopping every refresh)."""
     games = []
-    rows = games_counted().order_by(*GAME_ORDER).values_list(*_COLUMNS)
+    rows = games_counted().annotate(rated_on=GAME_DATE).order_by(*GAME_ORDER).values_list(*_COLUMNS)
     for pk, day, a_1, a_2, b_1, b_2, score_a, score_b in rows:
         if len({a_1, a_2, b_1, b_2}) != 4:
             continue

@@ -240,7 +240,10 @@ class ClubAdmin(AdminInputMixin, admin.ModelAdmin):
     prepopulated_fields = {"key": ["name"]}
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
-        return super().get_queryset(request).annotate(player_count=Count("players"))
+        # A GROUP BY query drops Meta.ordering: order again, so the autocomplete's pages
+        # (Django's UnorderedObjectListWarning) can't repeat or skip a club.
+        players = Count("players")
+        return super().get_queryset(request).annotate(player_count=players).order_by("name", "pk")
 
     @admin.display(description=_("players"), ordering="player_count")
     def player_count(self, club: Club) -> int:

@@ -167,8 +167,12 @@ def season_tallies(
 
 def best_n_of_m(evenings: Sequence[int | Fraction], n: int) -> Fraction | None:
     """The best-N-of-M season average (issue 10: "as klaverjas clubs do: e.g. the best 6 of
-    8 evenings count"): the mean of the `n` highest of `evenings`, one score per evening
-    played (M is how many there are), or of all of them when fewer than `n` were played.
+    8 evenings count"): the `n` highest of `evenings` (one score per evening played; M is
+    how many there are) added up and divided by `n`. An evening not played counts as 0, so
+    a player with fewer than `n` evenings is not ranked above those who played more on
+    the strength of one good evening (a second tester's finding: averaging only the
+    evenings played put a one-evening guest first). Ranking on this average is ranking on
+    the sum of the best `n` evenings.
 
     Returns an exact `Fraction`, so averages that are equal compare equal and ties stay
     ties: no rounding happens here; a page rounds only to show it (the ranking itself
@@ -183,4 +187,4 @@ def best_n_of_m(evenings: Sequence[int | Fraction], n: int) -> Fraction | None:
     if not evenings:
         return None
     best = sorted(evenings, reverse=True)[:n]
-    return Fraction(sum(best, Fraction(0)), len(best))
+    return Fraction(sum(best, Fraction(0)), n)

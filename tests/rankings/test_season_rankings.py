@@ -325,12 +325,13 @@ def test_best_two_of_three_evenings_ranks_on_the_exact_average(scene):
 
     assert (ranking.best_evenings, ranking.evenings) == (2, 3)
     # Evenings: Aces 21, 7, 20 (best two: 41/2); Toppers 2 and 0 + 2 (two games on the
-    # league's matchday); Cees & Cor 21 (fewer than two: all count); Dirk & Cees 2.
+    # league's matchday): 4/2; Cees & Cor 21 and one evening not played (0): 21/2; Dirk &
+    # Cees 2 and 0: 1. One good evening doesn't outrank two.
     assert [(row.rank, row.key, row.best) for row in ranking.rows] == [
-        (1, "cc", Fraction(21)),
-        (2, "aces", Fraction(41, 2)),
-        (3, "dc", Fraction(2)),  # tied with Toppers: a shared rank, listed by saldo
+        (1, "aces", Fraction(41, 2)),
+        (2, "cc", Fraction(21, 2)),
         (3, "tops", Fraction(2)),
+        (4, "dc", Fraction(1)),
     ]
 
 
@@ -349,8 +350,8 @@ def test_best_n_of_a_player_adds_up_the_evenings_of_both_koppels(scene):
         "anna": Fraction(41, 2),
         "bert": Fraction(41, 2),
         "cees": Fraction(23, 2),  # 21 with Cor, 2 with Dirk
-        "cor": Fraction(21),
-        "dirk": Fraction(2),
+        "cor": Fraction(21, 2),  # one evening: the other of the best two counts 0
+        "dirk": Fraction(1),
         "bob": Fraction(2),
         "bart": Fraction(2),
     }
@@ -579,3 +580,33 @@ def test_a_season_written_with_a_slash_or_odd_characters_has_its_page(client, se
 
     assert page.status_code == 200
     assert season in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_by_club_narrowed_to_a_club_counts_a_mixed_koppels_other_club_only_as_opponent():
+    """West's player partnering a Zuid player beat a Zuid koppel: narrowed to West, the
+    ranking by club has West's win and Zuid's loss — not a win for Zuid as well (a second
+    tester saw the partner's club ranked above the club asked for)."""
+    west, zuid = ClubFactory.create(key="west"), ClubFactory.create(key="zuid")
+    competition = CompetitionFactory.create(season=SEASON)
+    day = MatchdayFactory.create(competition=competition, number=1)
+    mixed = TeamFactory.create(
+        player_1=PlayerFactory.create(club=west), player_2=PlayerFactory.create(club=zuid)
+    )
+    locals_ = TeamFactory.create(
+        player_1=PlayerFactory.create(club=zuid), player_2=PlayerFactory.create(club=zuid)
+    )
+    home = Entry.objects.create(
+        competition=competition, team=mixed, player_1_club=west, player_2_club=zuid
+    )
+    away = Entry.objects.create(
+        competition=competition, team=locals_, player_1_club=zuid, player_2_club=zuid
+    )
+    finished_game(pairs_game(day, home, away, table=1), winner="a")
+
+    ranking = selectors.season_ranking(season=SEASON, by="club", club_key="west")
+
+    assert [(row.key, row.games, row.wins, row.losses) for row in ranking.rows] == [
+        ("west", 1, 1, 0),
+        ("zuid", 1, 0, 1),
+    ]

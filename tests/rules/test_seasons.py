@@ -214,8 +214,11 @@ def test_an_unknown_ranking_is_refused() -> None:
     [
         # Issue 10: "the best 6 of 8 evenings count": 40+35+30+25+20+15 = 165, / 6 = 55/2
         pytest.param([30, 10, 20, 40, 25, 35, 15, 5], 6, Fraction(55, 2), id="best-6-of-8"),
-        # Fewer evenings than N: all count, (10+20) / 2 = 15
-        pytest.param([10, 20], 6, Fraction(15), id="fewer-than-n"),
+        # Fewer evenings than N: the missing ones count as 0, (10+20+0+0+0+0) / 6 = 5
+        pytest.param([10, 20], 6, Fraction(5), id="fewer-than-n"),
+        # One good evening doesn't beat six fair ones: 35/3 < (28+27+42)/3
+        pytest.param([35], 3, Fraction(35, 3), id="one-evening-guest"),
+        pytest.param([42, 28, 27, 10, 5, 3], 3, Fraction(97, 3), id="six-evenings"),
         # Exactly N: (7+8+9) / 3 = 8
         pytest.param([7, 9, 8], 3, Fraction(8), id="exactly-n"),
         # Exact, not a float: (1+0+0) / 3 = 1/3
