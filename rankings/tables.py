@@ -13,7 +13,6 @@ from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
-from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -149,22 +148,8 @@ class RatingTable(BodyTable):
         template_name = "rankings/_season_table.html"
         per_page = ROWS_PER_PAGE
 
-    @property
-    def order_by(self) -> Any:
-        return tables.Table.order_by.fget(self)
-
-    @order_by.setter
-    def order_by(self, value: Any) -> None:
-        """Sort in the database as asked, then in the list's own order (rating, name)."""
-        tables.Table.order_by.fset(self, value)
-        rows = self.data.data
-        if isinstance(rows, QuerySet):
-            keys = [str(key) for key in rows.query.order_by]
-            bare = {key.lstrip("-") for key in keys}
-            tail = ("-ordinal", "player__name", "pk")
-            self.data.data = rows.order_by(
-                *keys, *(key for key in tail if key.lstrip("-") not in bare)
-            )
+    # Sorted by a column, ties keep the list's own order (rating, name).
+    tie_order = ("-ordinal", "player__name", "pk")
 
     def cell(self, name: str, record: PlayerRating) -> str:
         return RATING_CELLS.get(name, lambda r: str(getattr(r, name)))(record)

@@ -52,6 +52,27 @@ class BodyTable(tables.Table):
     once per column, not per cell (django-tables2's per-cell rendering cost 3 ms a row,
     issue 7). The standings and the season rankings and rating list (`rankings.tables`)."""
 
+    # A queryset's own order after the column the reader sorts: rows tied on that column
+    # keep their places, on every page and reload. Empty: no order added.
+    tie_order: tuple[str, ...] = ()
+
+    @property
+    def order_by(self) -> Any:
+        return tables.Table.order_by.fget(self)
+
+    @order_by.setter
+    def order_by(self, value: Any) -> None:
+        """Sort in the database as asked, then by `tie_order` (its keys the reader's sort
+        doesn't name already)."""
+        tables.Table.order_by.fset(self, value)
+        rows = self.data.data
+        if self.tie_order and isinstance(rows, QuerySet):
+            keys = [str(key) for key in rows.query.order_by]
+            bare = {key.lstrip("-") for key in keys}
+            self.data.data = rows.order_by(
+                *keys, *(key for key in self.tie_order if key.lstrip("-") not in bare)
+            )
+
     def cell(self, name: str, record: Any) -> str:
         """One cell's text: the record's attribute `name`, as a string."""
         return str(getattr(record, name))
@@ -89,6 +110,9 @@ class StandingTable(BodyTable):
     H2H appear when they are tie-breaks, "Byes" and "Ded." when any entry has one. A
     tie-break's column is headed as its metric says (`metric_column`, `METRICS`).
     """
+
+    # Sorted by a column, ties keep the stored order.
+    tie_order = STANDINGS_ORDER
 
     rank = tables.Column(verbose_name="#", attrs={"th": {"title": _("Rank")}})
     entry = tables.Column(
@@ -188,23 +212,6 @@ class StandingTable(BodyTable):
             th["class"] = f"{th.get('class', '')} tiebreak".strip()
             th["data-tiebreak"] = str(order)
             column.attrs = {**column.attrs, "th": th}
-
-    @property
-    def order_by(self) -> Any:
-        return tables.Table.order_by.fget(self)
-
-    @order_by.setter
-    def order_by(self, value: Any) -> None:
-        """Sort in the database as asked, then in the stored order (`STANDINGS_ORDER`):
-        rows tied on the sorted column keep their places, on every page and reload."""
-        tables.Table.order_by.fset(self, value)
-        rows = self.data.data
-        if isinstance(rows, QuerySet):
-            keys = [str(key) for key in rows.query.order_by]
-            bare = {key.lstrip("-") for key in keys}
-            self.data.data = rows.order_by(
-                *keys, *(key for key in STANDINGS_ORDER if key not in bare)
-            )
 
     def cell(self, name: str, record: Any) -> str:
         return cell_text(name, record)
