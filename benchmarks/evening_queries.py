@@ -31,8 +31,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from benchmarks.generate import Size, document_path  # noqa: E402
-from scoring import services  # noqa: E402
 from scoring.models import Game  # noqa: E402
+from scoring.services.table import game_links_ensure  # noqa: E402
 from tournaments.models import Competition  # noqa: E402
 
 SAMPLE = settings.BASE_DIR / "data" / "club-evening-sample.json"
@@ -44,7 +44,7 @@ def _pages(competition: Competition) -> dict[str, tuple[str, dict[str, str]]]:
     assert matchday is not None
     game = Game.objects.filter(match__matchday=matchday).order_by("match__table", "table").first()
     assert game is not None
-    token = services.game_links_ensure(game_ids=[game.pk])[game.pk].token
+    token = game_links_ensure(game_ids=[game.pk])[game.pk].token
     slug, number = competition.slug, matchday.number
     htmx = {"hx-request": "true"}
     return {

@@ -233,7 +233,7 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
 
     from benchmarks.generate import Size, document_path
     from scoring.models import Game, Round
-    from scoring.services import standings_rebuild
+    from scoring.services.standings import standings_rebuild
     from tournaments.models import Competition, Match, Matchday
 
     call_command("migrate", interactive=False, verbosity=0)

@@ -404,8 +404,9 @@ def aggregate_runs(competition: Competition, *, repeat: int) -> Runs:
 
 
 def rebuild_runs(competition: Competition, *, repeat: int) -> Runs:
-    """`scoring.services.standings_rebuild` of the imported competition, each run committed."""
-    from scoring.services import standings_rebuild
+    """`scoring.services.standings.standings_rebuild` of the imported competition, each run
+    committed."""
+    from scoring.services.standings import standings_rebuild
 
     result = Runs()
     for _ in range(repeat):
@@ -442,7 +443,7 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
     with its own worker time: it is run and timed apart (`ratings_refresh_median_s`), after
     the ratings are brought up to date once before the first run."""
     from rankings.services import RatingsRefreshOnCommit, ratings_refresh
-    from scoring.services import round_record
+    from scoring.services.rounds import round_record
 
     ratings_refresh()
     ratings_seconds: list[float] = []

@@ -52,7 +52,7 @@ from rankings.models import PlayerRating, RatedGame, RatingChange  # noqa: E402
 from rankings.services import MODEL, RANKS, rating_games  # noqa: E402
 from rankings.tasks import ratings_refresh as ratings_refresh_task  # noqa: E402
 from scoring.models import Game  # noqa: E402
-from scoring.services import game_totals_enter  # noqa: E402
+from scoring.services.games import game_totals_enter  # noqa: E402
 from scoring.tokens import game_token_now  # noqa: E402
 from tournaments.models import Competition, Match, Matchday  # noqa: E402
 

@@ -15,7 +15,7 @@ same numbers, bit for bit, as `ratings_rebuild` (tests/rankings/test_ratings_ref
 
 A write that can move the ratings queues the `rankings.tasks.ratings_refresh` task once
 its transaction commits (`ratings_refresh_on_commit`, called by
-`scoring.services.standings_refresh_on_commit` and the importer); writes made in the
+`scoring.services.refresh.standings_refresh_on_commit` and the importer); writes made in the
 admin (a matchday's date, a koppel's players) are picked up by the beat run of the same
 task every `STANDINGS_SWEEP_SECONDS`.
 """
@@ -353,7 +353,7 @@ class RatingsRefreshOnCommit:
     """The on-commit callback of `ratings_refresh_on_commit`: the ratings refresh owed by
     the writes of one transaction. Its first run after the commit queues the task; its
     other runs do nothing, so a transaction of many writes claims once. (As
-    `scoring.services.StandingsRefreshOnCommit`: each write registers it, so a savepoint
+    `scoring.services.refresh.StandingsRefreshOnCommit`: each write registers it, so a savepoint
     rolled back with an earlier registration leaves the later ones.)"""
 
     __slots__ = ("done",)
@@ -387,7 +387,7 @@ def ratings_refresh_on_commit() -> None:
     unless one is queued already and hasn't started (`RatingsLock.queued_at`).
 
     Called by every write that can move the ratings, inside its transaction:
-    `scoring.services.standings_refresh_on_commit` (a game over, corrected, reopened,
+    `scoring.services.refresh.standings_refresh_on_commit` (a game over, corrected, reopened,
     confirmed, its totals, the schedule) and the competition import. A broker that is down
     is logged, never raised (the write is saved); beat runs the task every
     `STANDINGS_SWEEP_SECONDS` anyway.

@@ -29,7 +29,7 @@ from scoring.rules import (
     pairs_match_games_violations,
     sitting_koppels_violations,
 )
-from scoring.selectors import game_setup_check
+from scoring.selectors.sheet import game_setup_check
 from tournaments.admin_guards import NAMED_ROWS, ResultGuardAdmin, rows_named
 from tournaments.admin_input import AdminInputMixin
 from tournaments.models import Competition, Match, Team

@@ -1,6 +1,6 @@
 """The directors' history pages: every change of a game or of a match, newest first, with
 who made it (issue 6, audit history). Read only; the same access as the score sheet
-(`troefclub.access.director_required`). The lines come from `scoring.selectors.game_history`
+(`troefclub.access.director_required`). The lines come from `scoring.selectors.history.game_history`
 and `match_history`.
 """
 
@@ -10,8 +10,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from scoring import selectors
 from scoring.models import Game
+from scoring.selectors import history, history_match
 from tournaments.models import Match
 from tournaments.view_helpers import game_for, match_for
 from troefclub.access import HtmxHttpRequest, director_required
@@ -25,7 +25,7 @@ def game_history(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     context = {
         "competition": game.match.matchday.competition,
         "game": game,
-        "lines": selectors.game_history(game=game),
+        "lines": history.game_history(game=game),
     }
     return render(request, "scoring/game_history.html", context)
 
@@ -38,6 +38,6 @@ def match_history(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     context = {
         "competition": match.matchday.competition,
         "match": match,
-        "lines": selectors.match_history(match=match),
+        "lines": history_match.match_history(match=match),
     }
     return render(request, "tournaments/match_history.html", context)

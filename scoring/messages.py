@@ -376,7 +376,7 @@ def _messages() -> dict[str, str]:
             "A player is in two entries of this matchday's matches: a player plays one game "
             "at a time."
         ),
-        # `manage.py check_results` (scoring.selectors.competition_result_problems).
+        # `manage.py check_results` (scoring.selectors.faults.competition_result_problems).
         "pairs_match_no_game": _(
             "A match of a pairs competition has one game; this one has none, and no reported "
             "totals or forfeit either."

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.forms import NUMBER_MISSING, require_seen, seen_field
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game, GameDispute
-from scoring.services import DISPUTE_COMMENT_MAX_LENGTH
+from scoring.services.table import DISPUTE_COMMENT_MAX_LENGTH
 from scoring.tokens import TOKEN_MAX_LENGTH
 
 KOPPELS = [("a", _("koppel A")), ("b", _("koppel B"))]

@@ -28,11 +28,27 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from scoring import selectors, services
 from scoring.forms import seat_names
 from scoring.messages import rule_message
 from scoring.models import Game, GameDispute, GameLink, Round
 from scoring.rules import RuleViolation
+from scoring.selectors import table
+from scoring.selectors.sheet import game_detail
+from scoring.selectors.table import game_table_sheet, table_link
+from scoring.services.confirmations import (
+    game_confirm,
+    game_dispute_resolve,
+    game_table_reject,
+    games_accept_all,
+    table_game_confirm,
+    table_game_dispute,
+)
+from scoring.services.table import (
+    game_link_revoke,
+    game_links_ensure,
+    table_round_record,
+    table_round_undo,
+)
 from scoring.table_forms import (
     AcceptAllForm,
     DisputeResolveForm,
@@ -115,7 +131,7 @@ def table_context(
 ) -> dict[str, Any]:
     """What the table's page shows to the phone of `koppel` ("" before it said which
     koppel it is); `extra` carries a bound form with its errors, or `action_error`."""
-    sheet = selectors.game_table_sheet(game=game, link=link)
+    sheet = game_table_sheet(game=game, link=link)
     last = sheet.last_round
     settled = game.confirmed_at is not None or sheet.dispute is not None
     # Closed by the director: frozen for the table, like a confirmed or disputed game.
@@ -199,7 +215,7 @@ def table_response(
 def _table_after(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     """PRG for a normal post; for htmx the fresh page's partial."""
     if request.htmx:
-        game = selectors.game_detail(game_id=link.game_id)
+        game = game_detail(game_id=link.game_id)
         link.refresh_from_db(fields=["entering_side"])
         return table_response(request, link, game, request.session.get(_koppel_key(link), ""))
     return redirect("table_sheet", token=link.token)
@@ -211,7 +227,7 @@ def _table_refused(
     """The page again, as it is now, with the refusal in words (422)."""
     if exc.code == "link_invalid":
         return link_invalid(request)
-    game = selectors.game_detail(game_id=link.game_id)
+    game = game_detail(game_id=link.game_id)
     link.refresh_from_db(fields=["entering_side"])
     message = rule_message(exc, seat_names=seat_names(game))
     return table_response(request, link, game, koppel, status=422, action_error=message, **extra)
@@ -243,7 +259,7 @@ def _table_round(request: HtmxHttpRequest, link: GameLink, game: Game, koppel: s
     if not form.is_valid():
         return table_response(request, link, game, koppel, status=422, round_form=form)
     try:
-        rnd = services.table_round_record(
+        rnd = table_round_record(
             token=link.token,
             koppel=koppel,
             expected_number=form.cleaned_data["number"],
@@ -279,7 +295,7 @@ def _table_undo(request: HtmxHttpRequest, link: GameLink, game: Game, koppel: st
         )
     round_id = form.cleaned_data["round"]
     try:
-        number = services.table_round_undo(
+        number = table_round_undo(
             token=link.token, koppel=koppel, round_id=round_id, seen=form.cleaned_data["seen"]
         )
     except RuleViolation as exc:
@@ -309,7 +325,7 @@ def _table_confirm(
             request, link, game, koppel, status=422, action_error=str(ENTERED_HERE)
         )
     try:
-        services.table_game_confirm(token=link.token, koppel=koppel, seen=form.cleaned_data["seen"])
+        table_game_confirm(token=link.token, koppel=koppel, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
         return _table_refused(request, link, koppel, exc)
     messages.success(request, _("Thank you: the result is confirmed."))
@@ -328,7 +344,7 @@ def _table_dispute(
             request, link, game, koppel, status=422, action_error=str(ENTERED_HERE)
         )
     try:
-        services.table_game_dispute(
+        table_game_dispute(
             token=link.token,
             koppel=koppel,
             comment=form.cleaned_data["comment"],
@@ -359,10 +375,10 @@ def table_sheet(request: HtmxHttpRequest, token: str) -> HttpResponse:
     button for the most common one), undoes its last; once the game is over the other
     koppel confirms or disputes. A POST carries one `action` (`TABLE_ACTIONS`).
     """
-    link = selectors.table_link(token=token)
+    link = table_link(token=token)
     if link is None:
         return link_invalid(request)
-    game = selectors.game_detail(game_id=link.game_id)
+    game = game_detail(game_id=link.game_id)
     koppel = request.session.get(_koppel_key(link), "")
     if request.method == "POST":
         action = TABLE_ACTIONS.get(request.POST.get("action", ""))
@@ -388,7 +404,7 @@ def game_link(request: HtmxHttpRequest, game: Game) -> HttpResponse:
             messages.error(request, _form_error(form))
         else:
             try:
-                services.game_link_revoke(game_id=game.pk, link_id=form.cleaned_data["link"])
+                game_link_revoke(game_id=game.pk, link_id=form.cleaned_data["link"])
             except RuleViolation as exc:
                 messages.error(request, rule_message(exc))
             else:
@@ -397,7 +413,7 @@ def game_link(request: HtmxHttpRequest, game: Game) -> HttpResponse:
                     _("The old link no longer works. Here is the new one: give it to the table."),
                 )
         return redirect("game_link", slug=game.match.matchday.competition.slug, game_id=game.pk)
-    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]
     context = {
         "competition": game.match.matchday.competition,
         "game": game,
@@ -416,7 +432,7 @@ def game_link(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
 def queue_context(competition: Competition, **extra: Any) -> dict[str, Any]:
     wait = settings.TABLE_CONFIRM_WAIT_MINUTES
-    queue = selectors.director_queue(competition=competition, wait=timedelta(minutes=wait))
+    queue = table.director_queue(competition=competition, wait=timedelta(minutes=wait))
     return {
         "competition": competition,
         "queue": queue,
@@ -452,7 +468,7 @@ def _queue_resolve(request: HtmxHttpRequest, competition: Competition) -> str:
         game__match__matchday__competition=competition,
     )
     resolution = form.cleaned_data["resolution"]
-    services.game_dispute_resolve(
+    game_dispute_resolve(
         dispute_id=dispute.pk,
         resolution=resolution,
         user=request.user,
@@ -472,7 +488,7 @@ def _queue_accept(request: HtmxHttpRequest, competition: Competition) -> str:
     if not form.is_valid():
         raise _Refused(_form_error(form))
     game = _queue_game(competition, form.cleaned_data["game"])
-    services.game_confirm(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
+    game_confirm(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
     return _("Result confirmed: it counts in the standings.")
 
 
@@ -481,7 +497,7 @@ def _queue_reject(request: HtmxHttpRequest, competition: Competition) -> str:
     if not form.is_valid():
         raise _Refused(_form_error(form))
     game = _queue_game(competition, form.cleaned_data["game"])
-    services.game_table_reject(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
+    game_table_reject(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
     return _("The rounds were removed: the table enters the game again.")
 
 
@@ -489,7 +505,7 @@ def _queue_accept_all(request: HtmxHttpRequest, competition: Competition) -> str
     form = AcceptAllForm(request.POST)
     if not form.is_valid():
         raise _Refused(_form_error(form))
-    accepted = services.games_accept_all(
+    accepted = games_accept_all(
         competition_id=competition.pk, user=request.user, seen=form.cleaned_data["games"]
     )
     listed = len(form.cleaned_data["games"])

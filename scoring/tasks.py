@@ -21,7 +21,7 @@ logger = logging.getLogger(__name__)
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def standings_refresh(*, competition_id: int) -> int:
     """Rebuild the standings of one competition if a saved result still owes it
-    (`scoring.services.standings_refresh_owed`).
+    (`scoring.services.standings.standings_refresh_owed`).
 
     Queued once per burst of results, after their commits (`standings_refresh_on_commit`,
     the claim in `StandingsRefreshClaim`): a competition has at most one refresh running
@@ -29,7 +29,7 @@ def standings_refresh(*, competition_id: int) -> int:
     a deleted competition writes nothing. Returns the number of rows written (0: nothing
     was owed).
     """
-    from scoring.services import standings_refresh_owed
+    from scoring.services.standings import standings_refresh_owed
 
     return standings_refresh_owed(competition_id=competition_id)
 
@@ -46,12 +46,12 @@ def standings_refresh_stale() -> int:
     the others. Idempotent: a competition rebuilt meanwhile is no longer stale. Returns
     the number of competitions rebuilt.
     """
-    from scoring import selectors
-    from scoring.services import standings_rebuild
+    from scoring.selectors.standings import competitions_standings_stale
+    from scoring.services.standings import standings_rebuild
 
     stale_for = timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS)
     rebuilt = 0
-    for competition_id in selectors.competitions_standings_stale(stale_for=stale_for):
+    for competition_id in competitions_standings_stale(stale_for=stale_for):
         try:
             standings_rebuild(competition_id=competition_id)
         except Exception:

@@ -30,7 +30,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import selectors, services
 from scoring.forms import (
     GameTotalsForm,
     MatchTotalsForm,
@@ -43,6 +42,17 @@ from scoring.forms import (
 from scoring.messages import RESULT_LABELS, rule_message
 from scoring.models import Game, Round
 from scoring.rules import Points, RuleViolation
+from scoring.selectors.evening import directed_competitions, matchday_sheet_stops
+from scoring.selectors.sheet import SheetRow, game_next_caller
+from scoring.services import confirmations, games
+from scoring.services import rounds as rounds_scoring
+from scoring.services.games import (
+    game_seats_set,
+    game_seats_token,
+    game_totals_enter,
+    match_totals_enter,
+)
+from scoring.services.rounds import round_correct, round_record
 from scoring.tokens import game_token
 from tournaments.models import Match
 from tournaments.view_helpers import game_for, match_context, match_for, render_page, sheet_lines
@@ -90,7 +100,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         **table_switch(game),
     }
     if playing:
-        expected = selectors.game_next_caller(game=game, rounds=rounds)
+        expected = game_next_caller(game=game, rounds=rounds)
         context["round_form"] = RoundForm(
             game=game, expected_caller=expected, next_number=len(rows) + 1
         )
@@ -104,7 +114,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         # round needs its caller, only once the rotation says who (seats and first caller).
         context["one_tap"] = expected is not None or not competition.rule_set.needs_caller
         if not rows:
-            context["seats_form"] = SeatsForm(game=game, seen=services.game_seats_token(game, []))
+            context["seats_form"] = SeatsForm(game=game, seen=game_seats_token(game, []))
     if not rows and not game.by_totals:
         context["totals_form"] = GameTotalsForm(game=game, seen=seen)
     context.update(extra)
@@ -130,7 +140,7 @@ TABLE_SWITCH_MAX = 16
 def table_switch(game: Game) -> dict[str, Any]:
     """The previous and next game of the game's matchday by table (`SHEET_ORDER`), and
     every game to jump to while they are few (`TABLE_SWITCH_MAX`). One query."""
-    stops = selectors.matchday_sheet_stops(matchday_id=game.match.matchday_id)
+    stops = matchday_sheet_stops(matchday_id=game.match.matchday_id)
     here = next((index for index, stop in enumerate(stops) if stop.game_id == game.pk), 0)
     return {
         "previous_stop": stops[here - 1] if here > 0 else None,
@@ -140,7 +150,7 @@ def table_switch(game: Game) -> dict[str, Any]:
     }
 
 
-def undo_texts(game: Game, rows: list[selectors.SheetRow]) -> tuple[str, str]:
+def undo_texts(game: Game, rows: list[SheetRow]) -> tuple[str, str]:
     """What undoing the last round does to a game that is over, said before (the undo
     button's confirmation) and after (the message): ("", "") while the game is open.
 
@@ -293,7 +303,7 @@ def game_sheet(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = RoundForm(request.POST, game=game)
     if form.is_valid():
         try:
-            rnd = services.round_record(
+            rnd = round_record(
                 game_id=game.pk,
                 expected_number=form.cleaned_data["number"],
                 result=form.cleaned_data["result"],
@@ -330,7 +340,7 @@ def renumbered(form: RoundForm, game: Game) -> RoundForm:
     data = cast(QueryDict, form.data).copy()
     rounds = list(game.rounds.order_by("number"))
     data["number"] = str(len(rounds) + 1)
-    expected = selectors.game_next_caller(game=game, rounds=rounds)
+    expected = game_next_caller(game=game, rounds=rounds)
     if expected is not None and "caller" in form.fields:
         data["caller"] = str(expected)
     fresh = RoundForm(data, game=game)
@@ -364,7 +374,7 @@ def round_edit(request: HtmxHttpRequest, game: Game, round_id: int) -> HttpRespo
     form = RoundForm(request.POST, game=game, correcting=True)
     if form.is_valid():
         try:
-            fixed = services.round_correct(
+            fixed = round_correct(
                 round_id=rnd.pk,
                 result=form.cleaned_data["result"],
                 side=form.cleaned_data["side"],
@@ -418,7 +428,9 @@ def round_delete(request: HtmxHttpRequest, game: Game, round_id: int) -> HttpRes
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        services.round_delete(round_id=rnd.pk, seen=form.cleaned_data["seen"], user=request.user)
+        rounds_scoring.round_delete(
+            round_id=rnd.pk, seen=form.cleaned_data["seen"], user=request.user
+        )
     except RuleViolation as exc:
         if exc.code == "round_unknown":
             return already_done(request, game, str(ROUND_GONE))
@@ -447,7 +459,7 @@ def round_undo(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if ask and as_shown and not form.cleaned_data["confirmed"]:
         return sheet_response(request, game, undo_confirm=True)
     try:
-        number = services.round_undo(
+        number = rounds_scoring.round_undo(
             game_id=game.pk, round_id=round_id, seen=form.cleaned_data["seen"], user=request.user
         )
     except RuleViolation as exc:
@@ -473,7 +485,7 @@ def game_totals(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if form.is_valid():
         total_a, total_b = form.cleaned_data["total_a"], form.cleaned_data["total_b"]
         try:
-            services.game_totals_enter(
+            game_totals_enter(
                 game_id=game.pk, total_a=total_a, total_b=total_b, seen=form.cleaned_data["seen"]
             )
         except RuleViolation as exc:
@@ -510,7 +522,7 @@ def game_close(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         # (The `seen` token guards the race: a page that showed rounds is refused as stale.)
         return sheet_response(request, game, status=422, action_error=str(CLOSE_UNSTARTED))
     try:
-        closed = services.game_close(game_id=game.pk, seen=form.cleaned_data["seen"])
+        closed = games.game_close(game_id=game.pk, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(
@@ -528,7 +540,7 @@ def game_reopen(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        services.game_reopen(game_id=game.pk, seen=form.cleaned_data["seen"], user=request.user)
+        games.game_reopen(game_id=game.pk, seen=form.cleaned_data["seen"], user=request.user)
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Game reopened."))
@@ -543,7 +555,9 @@ def game_confirm(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     if not form.is_valid():
         return form_refused(request, game, form)
     try:
-        services.game_confirm(game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"])
+        confirmations.game_confirm(
+            game_id=game.pk, user=request.user, seen=form.cleaned_data["seen"]
+        )
     except RuleViolation as exc:
         return refused(request, game, exc)
     messages.success(request, _("Result confirmed: it counts in the standings."))
@@ -561,7 +575,7 @@ def game_seats(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     form = SeatsForm(request.POST, game=game)
     if form.is_valid():
         try:
-            services.game_seats_set(
+            game_seats_set(
                 game_id=game.pk,
                 seats=form.seats,
                 first_caller=form.first_caller_seat,
@@ -598,7 +612,7 @@ def director_home(request: HttpRequest) -> HttpResponse:
     """
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    directed = selectors.directed_competitions(user=request.user)
+    directed = directed_competitions(user=request.user)
     if not directed and not request.user.has_perm("tournaments.direct_every_competition"):
         return redirect("competition_list")
     # Every matchday to run tonight, each on its own card (two speelrondes may share a date);
@@ -643,7 +657,7 @@ def match_totals(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     if form.is_valid():
         total_home, total_away = form.cleaned_data["total_home"], form.cleaned_data["total_away"]
         try:
-            services.match_totals_enter(
+            match_totals_enter(
                 match_id=match.pk,
                 total_home=total_home,
                 total_away=total_away,

@@ -14,8 +14,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from scoring import services
 from scoring.models import Game, Round
+from scoring.services.rounds import round_record
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -34,9 +34,9 @@ NAMES = ["Kampoe", "Toppers", "Formula", "Ekta", "Pintoboys", "Sonny", "Wanica",
 
 def record(game: Game, result: str = "gewone_winst", side: str = "a", **extra: Any) -> Round:
     """One round on `game` as its score sheet would record it now (the next number);
-    `extra` as `scoring.services.round_record` takes it (`caller_id`, `tricks`). Raises
+    `extra` as `scoring.services.rounds.round_record` takes it (`caller_id`, `tricks`). Raises
     RuleViolation as the service does."""
-    return services.round_record(
+    return round_record(
         game_id=game.pk, expected_number=next_round(game.pk), result=result, side=side, **extra
     )
 

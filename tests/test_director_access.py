@@ -14,8 +14,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, reverse
 
-from scoring import services
 from scoring.models import Game
+from scoring.services.rounds import round_record
 from tests.factories import GameFactory, UserFactory
 from tests.seen import next_round
 from tournaments import urls as tournament_urls
@@ -93,9 +93,7 @@ NOT_DIRECTED = {
 @pytest.fixture
 def game() -> Game:
     game = GameFactory.create()
-    services.round_record(
-        game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
-    )
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     return game
 
 

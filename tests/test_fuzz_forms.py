@@ -42,8 +42,9 @@ from django.urls import NoReverseMatch, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import services as scoring_services
 from scoring.models import Round
+from scoring.services.rounds import round_record
+from scoring.services.schedule import schedule_round_robin_create
 from tests.builders import club_competition
 from tests.factories import (
     ClubFactory,
@@ -53,7 +54,6 @@ from tests.factories import (
     TeamEntryFactory,
     UserFactory,
 )
-from tournaments import services
 from tournaments.admin_input import AdminInputMixin
 from tournaments.models import (
     Bye,
@@ -149,12 +149,10 @@ def world(db: None, settings: Any) -> dict[str, Any]:
     # Login and password forms hash what they get: the fast hasher keeps examples cheap.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     game = GameFactory.create()
-    scoring_services.round_record(
+    round_record(
         game_id=game.pk, expected_number=1, result="kap", side="a", caller_id=game.seat_1_id
     )
-    scoring_services.round_record(
-        game_id=game.pk, expected_number=2, result="gewone_winst", side="b", tricks=(3, 7)
-    )
+    round_record(game_id=game.pk, expected_number=2, result="gewone_winst", side="b", tricks=(3, 7))
     competition = game.match.matchday.competition
     third = TeamEntryFactory.create(competition=competition)
     Bye.objects.create(matchday=game.match.matchday, entry=third)
@@ -163,7 +161,7 @@ def world(db: None, settings: Any) -> dict[str, Any]:
     for _ in range(3):
         TeamEntryFactory.create(competition=swiss)
     clubs = club_competition(late_koppel_until_sitting=2)
-    services.schedule_round_robin_create(competition_id=clubs.pk)
+    schedule_round_robin_create(competition_id=clubs.pk)
     club_match = Match.objects.filter(matchday__competition=clubs).order_by("pk").first()
     squad = Squad.objects.create(club=ClubFactory.create(), season="2026-2027")
     SquadMember.objects.create(squad=squad, player=PlayerFactory.create(), season="2026-2027")

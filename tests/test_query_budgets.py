@@ -20,9 +20,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, reverse
 
 from benchmarks.generate import random_game
-from scoring import selectors, services
 from scoring.models import Game
-from scoring.services import RoundRecord
+from scoring.selectors.results import competition_game_counts, competition_match_scores
+from scoring.selectors.schedule import competition_schedule, matchday_problems
+from scoring.selectors.standings_inputs import (
+    competition_adjustments,
+    competition_standings_inputs,
+    matches_adjustments,
+)
+from scoring.services.rounds import RoundRecord, game_rounds_load
+from scoring.services.standings import standings_rebuild
+from scoring.services.table import game_links_ensure
 from tests.builders import random_matchday
 from tests.factories import (
     CompetitionFactory,
@@ -72,7 +80,7 @@ def _game(b: Built) -> dict[str, Any]:
 
 
 def _table(b: Built) -> dict[str, Any]:
-    return {"token": services.game_links_ensure(game_ids=[b.game.pk])[b.game.pk].token}
+    return {"token": game_links_ensure(game_ids=[b.game.pk])[b.game.pk].token}
 
 
 def _round(b: Built) -> dict[str, Any]:
@@ -143,13 +151,13 @@ def build(koppels: int) -> Built:
         for table, game in random_matchday(matchday, entries, rng).items():
             if number == MATCHDAYS and table == 1:
                 continue  # left open
-            services.game_rounds_load(game_id=game.pk, rounds=random_rounds(rng))
+            game_rounds_load(game_id=game.pk, rounds=random_rounds(rng))
     first = Match.objects.filter(matchday__competition=competition).order_by("pk")[0]
     Match.objects.filter(pk=first.pk).update(forfeit="away", forfeit_reason="no show")
     Deduction.objects.create(
         competition=competition, entry=entries[0], points=1, reason="late", match=first
     )
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     matchday = competition.matchdays.get(number=2)
     match = matchday.matches.order_by("table")[0]
     return Built(competition, matchday, match, match.games.get())
@@ -205,16 +213,16 @@ def test_adjustments_agree_with_the_standings_inputs(sizes: tuple[Built, Built])
     """The page lists adjustments without recomputing the standings: the same list."""
     for built in sizes:
         competition = built.competition
-        inputs = selectors.competition_standings_inputs(competition=competition)
-        assert selectors.competition_adjustments(competition=competition) == inputs.adjustments
+        inputs = competition_standings_inputs(competition=competition)
+        assert competition_adjustments(competition=competition) == inputs.adjustments
         ids = list(
             Match.objects.filter(matchday__competition=competition).values_list("pk", flat=True)
         )
-        by_match = selectors.matches_adjustments(competition=competition, match_ids=ids)
+        by_match = matches_adjustments(competition=competition, match_ids=ids)
         assert [a for rows in by_match.values() for a in rows] == [
             a for a in inputs.adjustments if a.match_id is not None
         ]
-        counts = selectors.competition_game_counts(competition=competition)
+        counts = competition_game_counts(competition=competition)
         assert (counts.open_games, counts.awaiting) == (inputs.open_games, inputs.awaiting)
 
 
@@ -222,12 +230,10 @@ def test_matchday_scores_are_the_competition_scores_of_its_matches(
     sizes: tuple[Built, Built],
 ) -> None:
     built = sizes[1]
-    everything = selectors.competition_match_scores(competition=built.competition)
-    own = selectors.competition_match_scores(competition=built.competition, matchday=built.matchday)
+    everything = competition_match_scores(competition=built.competition)
+    own = competition_match_scores(competition=built.competition, matchday=built.matchday)
     assert own == {pk: everything[pk] for pk in built.matchday.matches.values_list("pk", flat=True)}
-    one = selectors.competition_match_scores(
-        competition=built.competition, match_ids=[built.match.pk]
-    )
+    one = competition_match_scores(competition=built.competition, match_ids=[built.match.pk])
     assert one == {built.match.pk: everything[built.match.pk]}
 
 
@@ -263,8 +269,8 @@ def test_director_matchday_page_variants_are_flat(
 def test_schedule_counts_agree_with_the_match_scores(sizes: tuple[Built, Built]) -> None:
     """The schedule counts finished matches in SQL: what the scores say match by match."""
     for built in sizes:
-        scores = selectors.competition_match_scores(competition=built.competition)
-        for summary in selectors.competition_schedule(competition=built.competition):
+        scores = competition_match_scores(competition=built.competition)
+        for summary in competition_schedule(competition=built.competition):
             ids = summary.matchday.matches.values_list("pk", flat=True)
             assert summary.matches == len(ids)
             assert summary.finished == sum(scores[pk].finished for pk in ids)
@@ -287,5 +293,5 @@ def test_matchday_problems_match_a_full_read_of_the_season(sizes: tuple[Built, B
                 for match in matchday.matches.all()
                 if (pair := frozenset((match.home_id, match.away_id))) in met
             }
-            problems = selectors.matchday_problems(matchday=matchday)
+            problems = matchday_problems(matchday=matchday)
             assert {r.match.pk: r.earlier for r in problems.rematches} == expected

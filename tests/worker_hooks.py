@@ -6,7 +6,7 @@ row locked, nothing written yet): it writes its PostgreSQL backend pid to `DIR/s
 then waits until `DIR/release` exists (at most 60 s). A test can then kill the worker,
 or its database connection, in the middle of a refresh. Later rebuilds (`DIR/started`
 exists) don't pause. Without the variable this module changes nothing, and production
-code is never touched: the pause wraps `scoring.selectors.competition_table` in the
+code is never touched: the pause wraps `scoring.selectors.standings.competition_table` in the
 worker process only.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import connection
 
-from scoring import selectors
+from scoring.selectors.standings import competition_table
 
 _SLOW = os.environ.get("TROEF_TEST_SLOW_REFRESH", "")
 
@@ -39,11 +39,11 @@ def _pause_once(folder: Path) -> None:
 
 
 if _SLOW:
-    _table = selectors.competition_table
+    _table = competition_table
 
     @wraps(_table)
     def _slow_table(*args: Any, **kwargs: Any) -> Any:
         _pause_once(Path(_SLOW))
         return _table(*args, **kwargs)
 
-    selectors.competition_table = _slow_table
+    competition_table = _slow_table

@@ -57,12 +57,11 @@ from scoring.rules import (
     matchday_places_violations,
     round_amounts,
 )
-from scoring.selectors import ENTRY_JOINS, entries_on_schedule
-from scoring.services import (
-    competition_games_rescore,
-    games_accept_all,
-    standings_refresh_on_commit,
-)
+from scoring.services.confirmations import games_accept_all
+from scoring.services.games import competition_games_rescore
+from scoring.services.koppels import team_players_set
+from scoring.services.matches import bye_add, bye_delete, match_create, match_delete
+from scoring.services.refresh import standings_refresh_on_commit
 from scoring.tokens import deductions_token
 from tournaments.admin_guards import ResultGuardAdmin
 from tournaments.admin_input import AdminInputMixin, OrderedChoicesField
@@ -80,23 +79,17 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
-from tournaments.services import (
+from tournaments.selectors import ENTRY_JOINS, entries_on_schedule
+from tournaments.services.deductions import deduction_add, deduction_void
+from tournaments.services.entries import (
     ENTRY_KIND_FIELDS,
-    bye_add,
-    bye_delete,
-    deduction_add,
-    deduction_void,
     entry_add,
     entry_change,
     entry_delete,
     entry_kind_check,
     entry_player_clubs_set,
-    match_create,
-    match_delete,
-    squad_member_add,
-    squad_member_remove,
-    team_players_set,
 )
+from tournaments.services.squads import squad_member_add, squad_member_remove
 from tournaments.tables import TIEBREAK_LABELS
 from tournaments.validators import validate_single_line_text
 

@@ -1,12 +1,12 @@
 """What the admin pages share about results (issue 6, "admin side doors").
 
 A league admin must not move or lose a result through the admin. So, for the rows that hold
-one (`scoring.selectors.result_holders`, or what a model admin says instead):
+one (`scoring.selectors.results.result_holders`, or what a model admin says instead):
 
 - no delete: not on the row's page, not with "delete selected" on the list;
 - the fields that would move the result are read-only (`locked_fields`);
 - every save and delete queues a standings refresh for each competition it touched, before
-  and after (`scoring.services.standings_refresh_on_commit`);
+  and after (`scoring.services.refresh.standings_refresh_on_commit`);
 - a refusal by the database's own checks (`troefclub:<code>`, worded by
   `scoring.messages.integrity_message`) or by a service (`RuleViolation`) during the save
   rolls the save back and shows the form again with the message, never a server error.
@@ -28,8 +28,8 @@ from django.utils.translation import ngettext_lazy
 
 from scoring.messages import integrity_message, rule_message
 from scoring.rules import RuleViolation
-from scoring.selectors import result_holders
-from scoring.services import standings_refresh_on_commit
+from scoring.selectors.results import result_holders
+from scoring.services.refresh import standings_refresh_on_commit
 
 # Where a refusal of the first try of a save waits for the form's second showing.
 _REFUSAL = "_troefclub_admin_refusal"

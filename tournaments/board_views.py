@@ -17,7 +17,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring import selectors, services
+from scoring.selectors import board as board_scoring
+from scoring.selectors.board import (
+    TABLE_GROUPS,
+    BoardMatch,
+    BoardSitting,
+    BoardTable,
+    MatchdayBoard,
+    board_version,
+    competition_display_matchday,
+)
+from scoring.selectors.standings import competition_standings
+from scoring.services.standings import standings_catch_up
 from tournaments.models import Competition, Matchday
 from tournaments.view_helpers import matchday_for, render_page
 from troefclub.access import HtmxHttpRequest, director_required
@@ -38,12 +49,10 @@ DISPLAY_STANDINGS_MAX = 500
 DISPLAY_VIEWS = ("pairings", "standings")
 
 
-Shown = list[
-    tuple[selectors.BoardMatch, list[tuple[selectors.BoardSitting, list[selectors.BoardTable]]]]
-]
+Shown = list[tuple[BoardMatch, list[tuple[BoardSitting, list[BoardTable]]]]]
 
 
-def _shown(board: selectors.MatchdayBoard, state: str) -> Shown:
+def _shown(board: MatchdayBoard, state: str) -> Shown:
     """The board's matches with their sittings and tables in `state` (a `TABLE_GROUPS`
     key; "" for all), leaving out sittings and matches with none."""
     shown: Shown = []
@@ -66,14 +75,14 @@ def matchday_board(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse
     no longer allowed (logged out, director no more) reloads the whole page instead of
     swapping the login page into the board."""
     competition = matchday.competition
-    board = selectors.matchday_board(matchday=matchday)
+    board = board_scoring.matchday_board(matchday=matchday)
     now = timezone.localtime()
-    version = selectors.board_version(board, minute=now)
+    version = board_version(board, minute=now)
     if request.htmx and request.GET.get("v") == version:
         return HttpResponse(status=204)  # the poll's board is still what it shows
     state = request.GET.get("state", "")
     notice = ""
-    if state and state not in selectors.TABLE_GROUPS:
+    if state and state not in TABLE_GROUPS:
         notice = _("There is no table state “%(state)s”: every table is shown.") % {
             "state": state[:40]
         }
@@ -108,14 +117,14 @@ def _display_matchday(competition: Competition, asked: str) -> tuple[Matchday | 
     if asked:
         number = int(asked) if asked.isascii() and asked.isdigit() and len(asked) <= 5 else None
         if number is not None:
-            found = selectors.competition_display_matchday(competition=competition, number=number)
+            found = competition_display_matchday(competition=competition, number=number)
             if found is not None:
                 return found, ""
         notice = _("There is no matchday “%(asked)s”: showing the current one.") % {
             "asked": asked[:20]
         }
-        return selectors.competition_display_matchday(competition=competition), notice
-    return selectors.competition_display_matchday(competition=competition), ""
+        return competition_display_matchday(competition=competition), notice
+    return competition_display_matchday(competition=competition), ""
 
 
 def _standings_top(asked: str) -> int:
@@ -135,11 +144,11 @@ def hall_display(request: HttpRequest, slug: str) -> HttpResponse:
     competition = get_object_or_404(Competition, slug=slug)
     # As the standings page: where no beat sweeps (embedded mode), rebuild standings that
     # have owed a refresh for long. Otherwise nothing: the rows are read as stored.
-    services.standings_catch_up(competition=competition)
+    standings_catch_up(competition=competition)
     matchday, notice = _display_matchday(competition, request.GET.get("matchday", "").strip())
-    board = selectors.matchday_board(matchday=matchday) if matchday is not None else None
+    board = board_scoring.matchday_board(matchday=matchday) if matchday is not None else None
     top = _standings_top(request.GET.get("top", "").strip())
-    standings = list(selectors.competition_standings(competition=competition)[:top])
+    standings = list(competition_standings(competition=competition)[:top])
     view = request.GET.get("view", "")
     context: dict[str, Any] = {
         "competition": competition,

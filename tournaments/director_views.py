@@ -31,12 +31,35 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
-from scoring import selectors
 from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.selectors.matches import match_movement
+from scoring.selectors.results import MatchScore, competition_match_scores, result_holders
+from scoring.selectors.schedule import (
+    Rematch,
+    RepeatBye,
+    club_koppels,
+    competition_schedule,
+    matchday_matches,
+    matchday_problems,
+)
+from scoring.selectors.standings_inputs import matches_adjustments
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import (
+    match_create,
+    match_delete,
+    match_forfeit_set,
+    match_table_move,
+    matchday_entries_swap,
+)
+from scoring.services.schedule import (
+    matchday_create,
+    matchday_delete,
+    schedule_round_robin_create,
+    swiss_matchday_pair,
+)
 from scoring.tokens import deductions_token, deductions_token_of, match_token, matchday_token_of
-from tournaments import services
 from tournaments.forms import (
     ENTRY_LIST_ID,
     ENTRY_SELECT_MAX,
@@ -57,6 +80,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from tournaments.schedules import away_place
+from tournaments.services.deductions import deduction_add, deduction_void
 from tournaments.tables import page_links
 from tournaments.view_helpers import (
     ENTRY_JOINS,
@@ -97,7 +121,7 @@ ALREADY_DONE = frozenset(
 def competition_context(competition: Competition, **extra: Any) -> dict[str, Any]:
     """The schedule page: matchdays with their counts (and their matches and byes when the
     matchday is small enough to list), pairing forms, deductions."""
-    summaries = selectors.competition_schedule(competition=competition)
+    summaries = competition_schedule(competition=competition)
     matchdays = [summary.matchday for summary in summaries]
     # Only small matchdays list their matches here; a big one links to its own page.
     listed = [s.matchday.pk for s in summaries if s.matches <= SCHEDULE_MATCHES_LISTED]
@@ -106,10 +130,10 @@ def competition_context(competition: Competition, **extra: Any) -> dict[str, Any
         .select_related(*ENTRY_JOINS)
         .order_by("table", "pk")
     )
-    scores = selectors.competition_match_scores(
+    scores = competition_match_scores(
         competition=competition, match_ids=[match.pk for match in rows]
     )
-    matches_of: dict[int, list[tuple[Match, selectors.MatchScore]]] = defaultdict(list)
+    matches_of: dict[int, list[tuple[Match, MatchScore]]] = defaultdict(list)
     for match in rows:
         matches_of[match.matchday_id].append((match, scores[match.pk]))
     byes_of: dict[int, list[Bye]] = defaultdict(list)
@@ -196,7 +220,7 @@ def _generate(request: HtmxHttpRequest, competition: Competition) -> HttpRespons
     form = RoundRobinForm(request.POST, prefix="rr")
     if form.is_valid():
         try:
-            matchdays = services.schedule_round_robin_create(
+            matchdays = schedule_round_robin_create(
                 competition_id=competition.pk,
                 start=form.cleaned_data["start"],
                 days_between=form.cleaned_data["days_between"],
@@ -222,7 +246,7 @@ def _pair(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
     show_override = bool(request.POST.get("pair-override_reason", "").strip())
     if form.is_valid():
         try:
-            matchday = services.swiss_matchday_pair(
+            matchday = swiss_matchday_pair(
                 competition_id=competition.pk,
                 number=form.cleaned_data["number"],
                 override_reason=form.cleaned_data["override_reason"],
@@ -249,7 +273,7 @@ def _matchday_add(request: HtmxHttpRequest, competition: Competition) -> HttpRes
     form = MatchdayAddForm(request.POST, prefix="matchday")
     if form.is_valid():
         try:
-            matchday = services.matchday_create(
+            matchday = matchday_create(
                 competition_id=competition.pk,
                 number=form.cleaned_data["number"],
                 date=form.cleaned_data["date"],
@@ -277,7 +301,7 @@ def _deduction_add(request: HtmxHttpRequest, competition: Competition) -> HttpRe
     form = DeductionForm(request.POST, competition=competition, prefix="deduction")
     if form.is_valid():
         try:
-            deduction = services.deduction_add(
+            deduction = deduction_add(
                 competition_id=competition.pk,
                 entry_id=form.cleaned_data["entry"].pk,
                 points=form.cleaned_data["points"],
@@ -321,7 +345,7 @@ def _deduction_void(request: HtmxHttpRequest, competition: Competition) -> HttpR
     form = DeductionVoidForm(request.POST, competition=competition)
     if form.is_valid():
         try:
-            deduction = services.deduction_void(
+            deduction = deduction_void(
                 deduction_id=form.cleaned_data["deduction"].pk,
                 reason=form.cleaned_data["void_reason"],
             )
@@ -388,12 +412,12 @@ def matchday_context(
     in each form: at 1,000 koppels those were 4,500 options.
     """
     competition = matchday.competition
-    page = Paginator(
-        selectors.matchday_matches(matchday=matchday, search=search), MATCHES_PER_PAGE
-    ).get_page(page_number)
+    page = Paginator(matchday_matches(matchday=matchday, search=search), MATCHES_PER_PAGE).get_page(
+        page_number
+    )
     matches = list(page.object_list)
     ids = [match.pk for match in matches]
-    scores = selectors.competition_match_scores(competition=competition, match_ids=ids)
+    scores = competition_match_scores(competition=competition, match_ids=ids)
     sheets = dict(
         Game.objects.filter(match_id__in=ids, sitting=1)
         .order_by("match_id", "-table")
@@ -401,7 +425,7 @@ def matchday_context(
     )
     adjustments = match_adjustment_lines(
         matches,
-        selectors.matches_adjustments(competition=competition, match_ids=ids, scores=scores),
+        matches_adjustments(competition=competition, match_ids=ids, scores=scores),
     )
     rows: list[dict[str, Any]] = [
         {
@@ -437,11 +461,11 @@ def matchday_context(
         "page_links": page_links(page),
         "search": search,
         "byes": [(bye, pairing_reason_message(bye.reason)) for bye in byes],
-        "problems": selectors.matchday_problems(matchday=matchday),
+        "problems": matchday_problems(matchday=matchday),
         # `matchday_delete` decides; this only offers the button where it would go ahead
         # (its test of results, on every match of the matchday, not only the page's).
         "can_delete": is_last
-        and not selectors.result_holders(Matchday.objects.filter(pk=matchday.pk)).exists(),
+        and not result_holders(Matchday.objects.filter(pk=matchday.pk)).exists(),
         "is_last": is_last,
         "scalable": scalable,
         # Called by the template only when it renders the whole page: an htmx answer swaps
@@ -498,7 +522,7 @@ def _matchday_response(
 def _problem_keys(matchday: Matchday) -> set[tuple[Any, ...]]:
     """The rematches and repeat byes of a matchday, as keys that survive a swap (which makes
     its matches anew)."""
-    problems = selectors.matchday_problems(matchday=matchday)
+    problems = matchday_problems(matchday=matchday)
     return {("rematch", r.match.home_id, r.match.away_id) for r in problems.rematches} | {
         ("bye", r.bye.entry_id) for r in problems.repeat_byes
     }
@@ -506,7 +530,7 @@ def _problem_keys(matchday: Matchday) -> set[tuple[Any, ...]]:
 
 def _warn_new_problems(request: HtmxHttpRequest, matchday: Matchday, before: set[Any]) -> None:
     """After an edit: a warning for each rematch or second bye it made (still allowed)."""
-    problems = selectors.matchday_problems(matchday=matchday)
+    problems = matchday_problems(matchday=matchday)
     for rematch in problems.rematches:
         if ("rematch", rematch.match.home_id, rematch.match.away_id) not in before:
             messages.warning(request, rematch_text(rematch))
@@ -519,14 +543,14 @@ def _matchdays_text(numbers: list[int]) -> str:
     return ", ".join(_("matchday %(number)s") % {"number": number} for number in numbers)
 
 
-def rematch_text(rematch: selectors.Rematch) -> str:
+def rematch_text(rematch: Rematch) -> str:
     return _("%(match)s is a rematch: they met on %(matchdays)s.") % {
         "match": rematch.match,
         "matchdays": _matchdays_text(rematch.earlier),
     }
 
 
-def repeat_bye_text(repeat: selectors.RepeatBye) -> str:
+def repeat_bye_text(repeat: RepeatBye) -> str:
     return _("%(entry)s gets a second bye: they had one on %(matchdays)s.") % {
         "entry": repeat.bye.entry,
         "matchdays": _matchdays_text(repeat.earlier),
@@ -560,7 +584,7 @@ def _swap(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
             if entry_a.pk == entry_b.pk:
                 form.add_error(None, _("Choose two different entries to swap."))
             else:
-                services.matchday_entries_swap(
+                matchday_entries_swap(
                     matchday_id=matchday.pk,
                     entry_a_id=entry_a.pk,
                     entry_b_id=entry_b.pk,
@@ -587,7 +611,7 @@ def _move(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     )
     if form.is_valid():
         try:
-            match = services.match_table_move(
+            match = match_table_move(
                 match_id=form.cleaned_data["match"].pk, table=form.cleaned_data["table"]
             )
         except RuleViolation as exc:
@@ -613,7 +637,7 @@ def _add(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     if form.is_valid():
         before = _problem_keys(matchday)
         try:
-            match = services.match_create(
+            match = match_create(
                 matchday_id=matchday.pk,
                 home_id=form.cleaned_data["home"].pk,
                 away_id=form.cleaned_data["away"].pk,
@@ -640,7 +664,7 @@ def _delete(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse:
     if form.is_valid():
         match = form.cleaned_data["match"]
         try:
-            services.match_delete(match_id=match.pk)
+            match_delete(match_id=match.pk)
         except RuleViolation as exc:
             error = rule_message(exc)
         else:
@@ -684,7 +708,7 @@ def _matchday_delete(
         }
         return _schedule_after(request, competition, text, level=messages.INFO)
     try:
-        deleted = services.matchday_delete(matchday_id=matchday_id)
+        deleted = matchday_delete(matchday_id=matchday_id)
     except RuleViolation as exc:
         return _matchday_response(request, shown, status=422, action_error=rule_message(exc))
     text = _("Matchday %(number)s deleted.") % {"number": deleted}
@@ -804,8 +828,8 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     if context["is_club_match"]:
         context["lineup_form"] = ClubLineupForm(
             match=match,
-            home_teams=selectors.club_koppels(entry=match.home, competition=competition),
-            away_teams=selectors.club_koppels(entry=match.away, competition=competition),
+            home_teams=club_koppels(entry=match.home, competition=competition),
+            away_teams=club_koppels(entry=match.away, competition=competition),
             prefix="lineup",
             initial={
                 **lineup_initial(match, games, competition.koppels_per_side),
@@ -846,8 +870,8 @@ def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     form = ClubLineupForm(
         request.POST,
         match=match,
-        home_teams=selectors.club_koppels(entry=match.home, competition=competition),
-        away_teams=selectors.club_koppels(entry=match.away, competition=competition),
+        home_teams=club_koppels(entry=match.home, competition=competition),
+        away_teams=club_koppels(entry=match.away, competition=competition),
         prefix="lineup",
     )
     if competition.kind != Competition.Kind.CLUBS:
@@ -856,7 +880,7 @@ def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
         )
     if form.is_valid():
         try:
-            saved = services.club_match_lineup_set(
+            saved = club_match_lineup_set(
                 match_id=match.pk,
                 home_teams=form.lineup("home"),
                 away_teams=form.lineup("away"),
@@ -868,7 +892,7 @@ def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
                 return _match_changed(request, match, exc)
             form.add_error(None, rule_message(exc))
         else:
-            movement = selectors.match_movement(match=saved)
+            movement = match_movement(match=saved)
             text = _("Lineup saved: %(games)s games over %(sittings)s sittings.") % {
                 "games": saved.games.count(),
                 "sittings": movement.sittings if movement else competition.sittings,
@@ -887,7 +911,7 @@ def _forfeit(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     form = ForfeitForm(request.POST, prefix="forfeit")
     if form.is_valid():
         try:
-            saved = services.match_forfeit_set(
+            saved = match_forfeit_set(
                 match_id=match.pk,
                 side=form.cleaned_data["side"],
                 reason=form.cleaned_data["reason"],

@@ -22,9 +22,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from scoring import selectors, services
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
+from scoring.selectors.schedule import matchday_matches
+from scoring.services.standings import standings_catch_up
+from scoring.services.table import game_links_ensure
 from tournaments import exports, pdf
 from tournaments.models import Competition, Entry, Matchday, Player, Team
 from tournaments.view_helpers import matchday_byes, matchday_for
@@ -150,7 +152,7 @@ def _games_with_names(games: QuerySet[Game]) -> list[Game]:
 def game_sheets(request: HttpRequest, games: Sequence[Game]) -> list[pdf.GameSheet]:
     """What the score sheet of each of `games` (read by `_games_with_names`) shows, with
     its table link made where it has none (`game_links_ensure`)."""
-    links = services.game_links_ensure(game_ids=[game.pk for game in games])
+    links = game_links_ensure(game_ids=[game.pk for game in games])
     sheets = []
     for game in games:
         match = game.match
@@ -229,7 +231,7 @@ def matchday_pairings_pdf(request: HttpRequest, slug: str, number: int) -> HttpR
     Public, like the matchday page."""
     matchday = matchday_for(slug, number)
     competition = matchday.competition
-    matches = list(selectors.matchday_matches(matchday=matchday))
+    matches = list(matchday_matches(matchday=matchday))
     lines: dict[int, list[str]] = {}
     if competition.kind == Competition.Kind.CLUBS:
         lines = _sitting_lines(matchday)
@@ -278,7 +280,7 @@ def _sitting_lines(matchday: Matchday) -> dict[int, list[str]]:
 def standings_export(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
     """The stored standings as CSV or Excel (public, like the standings page)."""
     competition = get_object_or_404(Competition, slug=slug)
-    services.standings_catch_up(competition=competition)  # the page does too
+    standings_catch_up(competition=competition)  # the page does too
     data = exports.standings_dataset(competition=competition)
     return exports.export_response(data, fmt=fmt, filename=f"{slug}-standings")
 

@@ -18,8 +18,10 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import selectors
 from scoring.models import Round, Standing
+from scoring.selectors.results import MatchScore, competition_match_scores
+from scoring.selectors.schedule import with_table_shown
+from scoring.selectors.standings import competition_standings, competition_standings_summary
 from tournaments.models import Bye, Competition, Entry, Match
 from tournaments.tables import StandingTable
 
@@ -99,8 +101,8 @@ def standings_dataset(*, competition: Competition) -> tablib.Dataset:
     the koppel or club, a koppel's players, then the numbers as numbers. Headers are the
     `Standing` fields' names. Three queries, whatever the size."""
     tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
-    summary = selectors.competition_standings_summary(competition=competition)
-    rows = list(selectors.competition_standings(competition=competition))
+    summary = competition_standings_summary(competition=competition)
+    rows = list(competition_standings(competition=competition))
     table = StandingTable(
         rows, tiebreaks=tiebreaks, show_byes=summary.byes, show_deducted=summary.deducted
     )
@@ -130,7 +132,7 @@ def standings_dataset(*, competition: Competition) -> tablib.Dataset:
     return dataset(_("Standings"), headers, body)
 
 
-def _match_status(score: selectors.MatchScore, started: bool) -> str:
+def _match_status(score: MatchScore, started: bool) -> str:
     """A match's state in words, as the pages say it."""
     if score.forfeit:
         return str(Match.Forfeit(score.forfeit).label)
@@ -147,7 +149,7 @@ def results_dataset(*, competition: Competition) -> tablib.Dataset:
     away as numbers (empty before a match has started), and its status. Five queries,
     whatever the size."""
     matches = list(
-        selectors.with_table_shown(Match.objects.filter(matchday__competition=competition))
+        with_table_shown(Match.objects.filter(matchday__competition=competition))
         .annotate(started=Exists(Round.objects.filter(game__match=OuterRef("pk"))))
         .select_related(
             "matchday",
@@ -155,7 +157,7 @@ def results_dataset(*, competition: Competition) -> tablib.Dataset:
         )
         .order_by("matchday__number", "table_shown", "pk")
     )
-    scores = selectors.competition_match_scores(competition=competition)
+    scores = competition_match_scores(competition=competition)
     byes = list(
         Bye.objects.filter(matchday__competition=competition)
         .select_related("matchday", *(f"entry__{join}" for join in ENTRY_JOINS))

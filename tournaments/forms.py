@@ -11,11 +11,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from scoring import selectors
 from scoring.forms import SEEN_MISSING, require_seen, seen_field
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import TIEBREAK_KEYS, RuleViolation, check_tiebreaks
+from scoring.selectors.sheet import competition_games_replay
 from tournaments.models import Competition, Deduction, Entry, Match, Matchday
 from tournaments.text import fold
 from tournaments.validators import validate_single_line_text
@@ -102,7 +102,7 @@ class CompetitionAdminForm(forms.ModelForm):
         if self.instance.pk is None:
             return cleaned
         try:
-            selectors.competition_games_replay(competition=self.instance, rules=rules)
+            competition_games_replay(competition=self.instance, rules=rules)
         except RuleViolation as exc:
             game = Game.objects.select_related("match__matchday").get(pk=exc.params["game"])
             raise forms.ValidationError(

@@ -573,7 +573,7 @@ class StandingsRefreshClaim(models.Model):
 
     A row of its own, not a column of `Competition`: a rebuild holds the competition row
     FOR UPDATE, and a writer claiming after its commit must not wait for that rebuild
-    (`scoring.services._standings_refresh_claim`). Written by `scoring.services` only.
+    (`scoring.services.refresh._standings_refresh_claim`). Written by `scoring.services` only.
     """
 
     competition = models.OneToOneField(

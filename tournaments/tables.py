@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Standing
 from scoring.rules import METRIC_OF, METRICS
-from scoring.selectors import STANDINGS_ORDER
+from scoring.selectors.standings import STANDINGS_ORDER
 
 MINUS = "\u2212"
 PHONE_HIDDEN = "d-none d-sm-table-cell"

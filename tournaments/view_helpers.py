@@ -17,10 +17,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from scoring import selectors
 from scoring.forms import MatchTotalsForm
 from scoring.messages import RESULT_LABELS
 from scoring.models import Game
+from scoring.selectors.matches import MatchMovement, match_movement, match_sittings
+from scoring.selectors.results import competition_match_scores
+from scoring.selectors.sheet import SheetRow, game_detail, game_sheet
+from scoring.selectors.standings_inputs import Adjustment, match_adjustments
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
 
 ENTRY_JOINS = (
@@ -63,7 +66,7 @@ class AdjustmentLine:
 
 
 def match_adjustment_lines(
-    matches: Sequence[Match], adjustments: Mapping[int, Sequence[selectors.Adjustment]]
+    matches: Sequence[Match], adjustments: Mapping[int, Sequence[Adjustment]]
 ) -> dict[int, list[AdjustmentLine]]:
     """The adjustments of `matches` (by match id) with their entries: the match's own sides,
     any other entry in one more query."""
@@ -96,7 +99,7 @@ def match_adjustment_lines(
     }
 
 
-def capped_text(movement: selectors.MatchMovement) -> str:
+def capped_text(movement: MatchMovement) -> str:
     """Why a club match has fewer sittings than its competition plans."""
     return _("%(sittings)s sittings instead of %(planned)s: only %(koppels)s koppels a side.") % {
         "sittings": movement.sittings,
@@ -139,9 +142,9 @@ def match_page_context(match: Match) -> dict[str, Any]:
     running score, top koppels, who sits out, forfeits and deductions."""
     competition = match.matchday.competition
     games = list(match.games.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"))
-    movement = selectors.match_movement(match=match)
-    sittings, top = selectors.match_sittings(games=games, movement=movement)
-    scores = selectors.competition_match_scores(competition=competition, match_ids=[match.pk])
+    movement = match_movement(match=match)
+    sittings, top = match_sittings(games=games, movement=movement)
+    scores = competition_match_scores(competition=competition, match_ids=[match.pk])
     return {
         "competition": competition,
         "match": match,
@@ -150,7 +153,7 @@ def match_page_context(match: Match) -> dict[str, Any]:
         "movement": movement,
         "top_koppels": top,
         "adjustments": match_adjustment_lines(
-            [match], {match.pk: selectors.match_adjustments(match=match, scores=scores)}
+            [match], {match.pk: match_adjustments(match=match, scores=scores)}
         ).get(match.pk, []),
         "score": scores[match.pk],
     }
@@ -169,18 +172,18 @@ def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str,
     return context
 
 
-def sheet_lines(game: Game) -> list[tuple[selectors.SheetRow, str]]:
+def sheet_lines(game: Game) -> list[tuple[SheetRow, str]]:
     """The game's score sheet rows, each with its result in words."""
     return [
         (row, str(RESULT_LABELS.get(row.round.result, row.round.result)))
-        for row in selectors.game_sheet(game=game)
+        for row in game_sheet(game=game)
     ]
 
 
 def game_for(slug: str, game_id: int) -> Game:
     """The game `game_id` of competition `slug`, with everything its pages show; else 404."""
     try:
-        game = selectors.game_detail(game_id=game_id)
+        game = game_detail(game_id=game_id)
     except Game.DoesNotExist:
         raise Http404("no such game") from None
     if game.match.matchday.competition.slug != slug:

@@ -17,8 +17,16 @@ from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from rankings.highlights import match_top_koppels, matchday_highlights
-from scoring import selectors, services
 from scoring.models import Game
+from scoring.selectors.results import competition_game_counts, competition_match_scores
+from scoring.selectors.schedule import matchday_matches, with_table_shown
+from scoring.selectors.standings import competition_standings, competition_standings_summary
+from scoring.selectors.standings_inputs import (
+    Adjustment,
+    competition_adjustments,
+    matches_adjustments,
+)
+from scoring.services.standings import standings_catch_up
 from tournaments.models import Competition, Entry, Match
 from tournaments.tables import TIEBREAK_LABELS, StandingTable, page_links
 from tournaments.view_helpers import (
@@ -57,7 +65,7 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def adjustment_lines(adjustments: Sequence[selectors.Adjustment]) -> list[AdjustmentLine]:
+def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
     """The standings' adjustments with their entries and matches fetched (two queries)."""
     if not adjustments:
         return []
@@ -86,12 +94,12 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as stored (`Standing` rows), a page at a time, sorted in the database;
     `q` narrows them to the koppels whose names contain it. Nothing is recomputed here."""
     competition = get_object_or_404(Competition, slug=slug)
-    services.standings_catch_up(competition=competition)
+    standings_catch_up(competition=competition)
     tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    summary = selectors.competition_standings_summary(competition=competition)
+    summary = competition_standings_summary(competition=competition)
     table = StandingTable(
-        selectors.competition_standings(competition=competition, search=search),
+        competition_standings(competition=competition, search=search),
         tiebreaks=tiebreaks,
         show_byes=summary.byes,
         show_deducted=summary.deducted,
@@ -99,13 +107,13 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
     if search:
         table.empty_text = _("No koppel or player matches this search.")
-    counts = selectors.competition_game_counts(competition=competition)
+    counts = competition_game_counts(competition=competition)
     context = {
         "competition": competition,
         "table": table,
         "search": search,
         "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
-        "adjustments": adjustment_lines(selectors.competition_adjustments(competition=competition)),
+        "adjustments": adjustment_lines(competition_adjustments(competition=competition)),
         "as_of": summary.as_of,
         "open_games": counts.open_games,
         "awaiting": counts.awaiting,
@@ -121,14 +129,14 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
     matchday = matchday_for(slug, number)
     competition = matchday.competition
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    found = selectors.matchday_matches(matchday=matchday, search=search)
+    found = matchday_matches(matchday=matchday, search=search)
     page = Paginator(found, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     rows = list(page.object_list)
     ids = [match.pk for match in rows]
-    scores = selectors.competition_match_scores(competition=competition, match_ids=ids)
+    scores = competition_match_scores(competition=competition, match_ids=ids)
     adjustments = match_adjustment_lines(
         rows,
-        selectors.matches_adjustments(competition=competition, match_ids=ids, scores=scores),
+        matches_adjustments(competition=competition, match_ids=ids, scores=scores),
     )
     matches = [(match, scores[match.pk], adjustments.get(match.pk, [])) for match in rows]
     context = {
@@ -153,7 +161,7 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
     matchday = matchday_for(slug, number)
     competition = matchday.competition
     matches = list(
-        selectors.with_table_shown(matchday.matches.select_related(*ENTRY_JOINS))
+        with_table_shown(matchday.matches.select_related(*ENTRY_JOINS))
         .prefetch_related(
             Prefetch(
                 "games",
@@ -162,7 +170,7 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
         )
         .order_by("table_shown", "pk")
     )
-    scores = selectors.competition_match_scores(competition=competition, matchday=matchday)
+    scores = competition_match_scores(competition=competition, matchday=matchday)
     context = {
         "competition": competition,
         "matchday": matchday,

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 import pytest
 from django.conf import settings
 
-from scoring import services
+from scoring.services.standings import standings_rebuild
 
 # Playwright's sync API runs an asyncio loop in the test thread; the factories and services
 # then use the ORM from it, which Django refuses unless told it is safe (it is: the loop is
@@ -64,4 +64,4 @@ def browser() -> Iterator[Any]:
 def refresh_standings_if_not_eager(competition_id: int) -> None:
     """With a real broker the task waits for a worker these tests don't run: rebuild here."""
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        services.standings_rebuild(competition_id=competition_id)
+        standings_rebuild(competition_id=competition_id)

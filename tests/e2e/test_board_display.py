@@ -20,9 +20,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from benchmarks.generate import random_game
-from scoring import services
 from scoring.models import Game, GameDispute
-from scoring.services import RoundRecord
+from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
+from scoring.services.standings import standings_rebuild
 from tests.builders import random_matchday
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.factories import (
@@ -158,7 +158,7 @@ def evening() -> tuple[Competition, Matchday, dict[int, Game]]:
             if state == "playing":
                 rounds = rounds[: rng.randint(2, 6)]
             if state in ("playing", "finished", "awaiting", "disputed"):
-                services.game_rounds_load(game_id=game.pk, rounds=rounds)
+                game_rounds_load(game_id=game.pk, rounds=rounds)
             if state == "finished":
                 Game.objects.filter(pk=game.pk).update(confirmed_at=timezone.now())
             if state == "disputed":
@@ -168,7 +168,7 @@ def evening() -> tuple[Competition, Matchday, dict[int, Game]]:
                     forfeit="away", forfeit_reason="no show"
                 )
             games[table] = game
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     return competition, competition.matchdays.get(number=2), games
 
 
@@ -220,7 +220,7 @@ def test_the_board_follows_the_tables_live(browser, live_server, monkeypatch):
     card = page.locator(f'#board .board-table[data-game="{games[waiting].pk}"]')
     expect(card).to_have_attribute("data-state", "not_started")
     page.evaluate("window.notReloaded = true")
-    services.round_record(game_id=games[waiting].pk, expected_number=1, result="kap", side="a")
+    round_record(game_id=games[waiting].pk, expected_number=1, result="kap", side="a")
     expect(card).to_have_attribute("data-state", "playing")
     expect(card.locator(".board-points").first).to_have_text("5")
     assert page.evaluate("window.notReloaded") is True
@@ -316,7 +316,7 @@ def test_a_club_match_on_the_board_and_the_display(browser, live_server):
     matchday = Matchday.objects.create(competition=competition, number=1)
     for seed in (1, 2):
         club_match_on(matchday, seed)
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     director = UserFactory.create(username="wedstrijdleider")
     competition.directors.add(director)
     url = reverse("matchday_board", kwargs={"slug": competition.slug, "number": 1})

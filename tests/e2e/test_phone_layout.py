@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game
+from scoring.services.rounds import round_record
 from tests.e2e.conftest import ARTIFACTS, PASSWORD, PHONE
 from tests.factories import GameFactory, UserFactory
 
@@ -30,7 +30,7 @@ def game_with_rounds() -> tuple[Game, User]:
     """A game with two rounds recorded without a user (as an import does), and its director."""
     game = GameFactory.create()
     for number, (result, side) in enumerate((("kap", "a"), ("gewone_winst", "b")), start=1):
-        services.round_record(game_id=game.pk, expected_number=number, result=result, side=side)
+        round_record(game_id=game.pk, expected_number=number, result=result, side=side)
     director = UserFactory.create()
     game.match.matchday.competition.directors.add(director)
     return game, director
@@ -125,13 +125,13 @@ def evening_with_long_names() -> tuple[Game, User]:
         match = MatchFactory.create(matchday=matchday, home=entries[0], away=entries[1])
         games.append(GameFactory.create(match=match, table=table))
     for _ in range(4):
-        services.round_record(
+        round_record(
             game_id=first.pk,
             expected_number=first.rounds.count() + 1,
             result="kap",
             side="a",
         )
-    services.round_record(game_id=games[1].pk, expected_number=1, result="gewone_winst", side="b")
+    round_record(game_id=games[1].pk, expected_number=1, result="gewone_winst", side="b")
     director = UserFactory.create()
     matchday.competition.directors.add(director)
     return first, director

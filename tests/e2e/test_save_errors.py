@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Round
+from scoring.services.table import game_link_revoke, game_links_ensure
 from tests.e2e.conftest import PHONE
 from tests.factories import GameFactory
 
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def test_a_tap_after_the_link_was_revoked_says_it_was_not_saved(browser, live_server):
     game = GameFactory.create()
-    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]
     page = browser.new_context(viewport=PHONE).new_page()
     page.set_default_timeout(15_000)
     page.goto(live_server.url + reverse("table_sheet", kwargs={"token": link.token}))
@@ -26,7 +26,7 @@ def test_a_tap_after_the_link_was_revoked_says_it_was_not_saved(browser, live_se
     error = page.locator("#save-error")
     expect(error).to_be_hidden()
 
-    services.game_link_revoke(game_id=game.pk, link_id=link.pk)  # the director, meanwhile
+    game_link_revoke(game_id=game.pk, link_id=link.pk)  # the director, meanwhile
     page.locator("#quick-a").click()
 
     expect(error).to_be_visible()

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game
+from scoring.services.rounds import round_record
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.factories import (
     CompetitionFactory,
@@ -162,7 +162,7 @@ def test_a_directors_evening_on_the_sheet(browser, live_server):
 
     # Undo on a finished game says, before it is done, that the game reopens.
     for number in range(1, 5):
-        services.round_record(game_id=games[1].pk, expected_number=number, result="kap", side="a")
+        round_record(game_id=games[1].pk, expected_number=number, result="kap", side="a")
     page.goto(live_server.url + sheet[1])
     expect(page.locator("#undo-button")).to_contain_text("reopens the game")
     confirm = page.locator("#undo-button").locator("xpath=..").get_attribute("hx-confirm")

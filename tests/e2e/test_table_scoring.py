@@ -14,8 +14,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scoring import services
 from scoring.models import Game, GameDispute
+from scoring.services.table import game_links_ensure, table_round_record
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.e2e.test_csp import ConsoleWatch
 from tests.factories import CompetitionFactory, GameFactory, UserFactory
@@ -53,7 +53,7 @@ def width(page: Any) -> int:
 def test_two_phones_score_and_confirm_a_game(browser, live_server):
     ARTIFACTS.mkdir(exist_ok=True)
     game = named_game()
-    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]
     url = live_server.url + reverse("table_sheet", kwargs={"token": link.token})
     watch = ConsoleWatch()
 
@@ -115,9 +115,9 @@ def test_a_revoked_link_and_the_directors_pages(browser, live_server):
     competition = game.match.matchday.competition
     director = UserFactory.create()
     competition.directors.add(director)
-    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]
     for number in range(1, 5):
-        services.table_round_record(
+        table_round_record(
             token=link.token, koppel="a", expected_number=number, result="kap", side="a"
         )
     GameDispute.objects.create(game=game, side="b", comment="Round 4 was a kap for Toppers")
@@ -167,7 +167,7 @@ def test_the_language_switch_works_on_the_table_page(browser, live_server):
     """The table page's referrer policy must not make Chromium post `Origin: null`: the
     language switch (and the page's own forms) would fail Django's CSRF check."""
     game = named_game()
-    link = services.game_links_ensure(game_ids=[game.pk])[game.pk]
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]
     url = live_server.url + reverse("table_sheet", kwargs={"token": link.token})
     watch = ConsoleWatch()
     page = browser.new_context(viewport=DESKTOP).new_page()

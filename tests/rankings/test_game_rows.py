@@ -12,7 +12,7 @@ import pytest
 
 from rankings.selectors import GameRow, GameSideRow, game_rows, games_counted
 from scoring.models import Game
-from scoring.services import game_close
+from scoring.services.games import game_close
 from tests.builders import club_competition, finished_game, kaps, koppels_of, pairs_game, record
 from tests.factories import (
     ClubFactory,

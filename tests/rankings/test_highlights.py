@@ -18,7 +18,9 @@ from rankings.highlights import (
     matchday_highlights,
 )
 from scoring.models import Game
-from scoring.services import standings_rebuild
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.schedule import schedule_round_robin_create
+from scoring.services.standings import standings_rebuild
 from tests.builders import (
     club_competition,
     finished_game,
@@ -30,7 +32,6 @@ from tests.builders import (
     record,
 )
 from tests.seen import match_token_now
-from tournaments import services
 from tournaments.models import Competition, Match, Team
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +63,7 @@ def lined_up(size: int = 2, **fields: Any) -> tuple[Match, dict[str, Team]]:
     short name ("h1", "h2", "a1", "a2", ...)."""
     sizes = {"koppels_per_side": size, "min_koppels": size, "sittings": size}
     competition = club_competition(**(sizes | fields))
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.select_related("home__club", "away__club").get(
         matchday__competition=competition, matchday__number=1
     )
@@ -71,7 +72,7 @@ def lined_up(size: int = 2, **fields: Any) -> tuple[Match, dict[str, Team]]:
         sorted(koppels_of(entry), key=lambda team: team.name)[:size]
         for entry in (match.home, match.away)
     )
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=match.pk,
         seen=match_token_now(match_id=match.pk),
         home_teams=[team.pk for team in home],

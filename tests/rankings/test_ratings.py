@@ -24,7 +24,8 @@ from django.utils import translation
 
 from rankings.models import PlayerRating, RatedGame, RatingChange
 from rankings.services import ratings_rebuild, ratings_refresh
-from scoring import services
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_close
 from tests.builders import finished_game, pairs_game, play
 from tests.factories import (
     CompetitionFactory,
@@ -168,7 +169,7 @@ def test_a_small_season_is_rated_as_computed_by_hand(koppels):
     won_by_a = finished_game(pairs_game(second, e1, e2, table=1), winner="a")
     drawn = pairs_game(first, e1, e3, table=1)
     play(drawn, ("kap", "a"), ("kap", "b"))  # 5–5, then closed by the director: a draw
-    services.game_close(game_id=drawn.pk, seen=game_token_now(game_id=drawn.pk))
+    game_close(game_id=drawn.pk, seen=game_token_now(game_id=drawn.pk))
     won_by_b = finished_game(pairs_game(undated, e2, e3, table=1), winner="b")
     in_play = pairs_game(second, e3, e4, table=2)
     play(in_play, ("kap", "a"))  # still open: not rated
@@ -206,7 +207,7 @@ def test_an_unconfirmed_game_counts_once_confirmed(koppels):
     assert_ratings(season)
     assert list(RatedGame.objects.values_list("game_id", flat=True)) == [played.pk]
 
-    services.game_confirm(
+    game_confirm(
         game_id=waiting.pk, user=UserFactory.create(), seen=game_token_now(game_id=waiting.pk)
     )
     assert ratings_refresh() == 1  # appended: the game before it is not rated again

@@ -33,8 +33,8 @@ from rankings.services import (
     ratings_refresh_queued,
 )
 from rankings.tasks import ratings_refresh as ratings_refresh_task
-from scoring import services
 from scoring.models import Game, Round
+from scoring.services.games import game_totals_enter
 from scoring.tasks import standings_refresh
 from tests.builders import finished_game, kaps, pairs_game
 from tests.factories import CompetitionFactory, GameFactory, MatchdayFactory, TeamEntryFactory
@@ -83,7 +83,7 @@ def rebuilt() -> dict[str, list[tuple[Any, ...]]]:
 
 def _totals(game: Game, rng: random.Random) -> None:
     total_a, total_b = rng.choice(TOTALS)
-    services.game_totals_enter(
+    game_totals_enter(
         game_id=game.pk, total_a=total_a, total_b=total_b, seen=game_token_now(game_id=game.pk)
     )
 

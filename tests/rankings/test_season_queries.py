@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from rankings.models import PlayerRating, Season
 from scoring.models import Game
-from scoring.services import RoundRecord, game_rounds_load
+from scoring.services.rounds import RoundRecord, game_rounds_load
 from tests.builders import pairs_game
 from tests.factories import (
     ClubFactory,

@@ -35,9 +35,9 @@ from django.urls import reverse
 
 from rankings import selectors
 from rankings.models import Season
-from scoring import services
 from scoring.models import Game
 from scoring.rules.seasons import SeasonBy
+from scoring.services.games import game_close
 from tests.builders import finished_game, kaps, pairs_game, record
 from tests.factories import (
     ClubFactory,
@@ -171,7 +171,7 @@ def build_scene() -> Scene:
     kaps(seated(match, k["aces"], k["toppers"], sitting=1), 4)
     g4 = seated(match, k["dc"], k["toppers"], sitting=2)
     rounds(g4, ("gewone_winst", "a", p["cees"]), ("gewone_winst", "b", p["cees"]))
-    services.game_close(game_id=g4.pk, seen=game_token_now(game_id=g4.pk))
+    game_close(game_id=g4.pk, seen=game_token_now(game_id=g4.pk))
 
     before = CompetitionFactory.create(slug="last-year", season="2025-2026")
     old = [Entry.objects.create(competition=before, team=k[key]) for key in ("aces", "toppers")]

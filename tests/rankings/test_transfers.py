@@ -15,7 +15,7 @@ import pytest
 from rankings.selectors import GameRow, game_rows, games_counted
 from scoring.models import Game, Standing
 from scoring.rules.seasons import SeasonBy, season_tallies
-from scoring.services import standings_rebuild
+from scoring.services.standings import standings_rebuild
 from tests.builders import club_competition, kaps, koppels_of
 from tests.factories import ClubFactory, CompetitionFactory, MatchdayFactory
 from tests.tournaments.test_admin import admin_url, save_as_shown

@@ -1,7 +1,7 @@
 """Games and rounds in the admin (issue 6, "admin side doors"): once a game holds a result
 it can't be deleted or moved, every change queues the right standings refresh, and the
 pairing faults are refused at the field, never with a 500. What "holds a result" means is
-one selector, `scoring.selectors.result_holders`, tested here too."""
+one selector, `scoring.selectors.results.result_holders`, tested here too."""
 
 from __future__ import annotations
 
@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 from django import forms
 
-from scoring import selectors, services
 from scoring.admin import GameAdminForm
 from scoring.models import Game, Round
+from scoring.selectors.results import holds_result, result_holders
+from scoring.services.games import game_totals_enter
+from scoring.services.matches import match_create, match_delete
+from scoring.services.rounds import RoundRecord, game_rounds_load
 from scoring.tokens import game_token_now
 from tests.factories import (
     ClubEntryFactory,
@@ -39,24 +42,23 @@ from tests.tournaments.test_admin import (
     snapshot,
 )
 from tournaments.models import Bye, Entry, Match, Matchday, Team
-from tournaments.services import match_create, match_delete
 
 pytestmark = pytest.mark.django_db
 
 
 def with_rounds(game: Game) -> None:
-    rounds = [services.RoundRecord(result="gewone_winst", side="a")]
-    services.game_rounds_load(game_id=game.pk, rounds=rounds)
+    rounds = [RoundRecord(result="gewone_winst", side="a")]
+    game_rounds_load(game_id=game.pk, rounds=rounds)
 
 
 def with_totals(game: Game) -> None:
     seen = game_token_now(game_id=game.pk)
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
+    game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
 
 
 def finished(game: Game) -> None:
-    rounds = [services.RoundRecord(result="kap", side="b")] * 4  # 4 × 5 = 20, the target
-    services.game_rounds_load(game_id=game.pk, rounds=rounds)
+    rounds = [RoundRecord(result="kap", side="b")] * 4  # 4 × 5 = 20, the target
+    game_rounds_load(game_id=game.pk, rounds=rounds)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
 
 
@@ -303,7 +305,7 @@ def test_result_holders_says_which_rows_hold_a_result():
     holding = {
         name
         for name, row in rows.items()
-        if selectors.result_holders(type(row)._default_manager.filter(pk=row.pk)).exists()
+        if result_holders(type(row)._default_manager.filter(pk=row.pk)).exists()
     }
 
     assert holding == {
@@ -317,24 +319,24 @@ def test_result_holders_says_which_rows_hold_a_result():
         "bye of a played matchday",
         "competition with results",
     }
-    assert selectors.holds_result(rows["game in play"])
-    assert not selectors.holds_result(rows["unplayed game"])
+    assert holds_result(rows["game in play"])
+    assert not holds_result(rows["unplayed game"])
 
 
 def test_a_forfeit_alone_makes_a_matchday_played():
     matchday, (a, b, c, _d) = pairs_day()
     bye = Bye.objects.create(matchday=matchday, entry=c)
-    assert not selectors.holds_result(bye)
+    assert not holds_result(bye)
 
     forfeited(matchday, a, b)
 
-    assert selectors.holds_result(bye) and selectors.holds_result(matchday)
-    assert selectors.result_holders(Matchday.objects.all()).get() == matchday
+    assert holds_result(bye) and holds_result(matchday)
+    assert result_holders(Matchday.objects.all()).get() == matchday
 
 
 def test_result_holders_refuses_a_model_without_results():
     with pytest.raises(TypeError):
-        selectors.result_holders(Entry.objects.all())
+        result_holders(Entry.objects.all())
 
 
 def test_the_game_of_an_unplayed_pairs_match_is_kept_delete_the_match_instead(admin_client):
@@ -366,9 +368,7 @@ def test_the_game_of_an_unplayed_pairs_match_is_kept_delete_the_match_instead(ad
 def test_the_game_page_lists_no_rounds_but_links_to_them(admin_client):
     # 100,000 rounds inline made the page hang; now it names the count and links the list.
     game, other = GameFactory.create(), GameFactory.create()
-    services.game_rounds_load(
-        game_id=game.pk, rounds=[services.RoundRecord(result="redeal", side="a")] * 150
-    )
+    game_rounds_load(game_id=game.pk, rounds=[RoundRecord(result="redeal", side="a")] * 150)
     with_rounds(other)
 
     page = admin_client.get(admin_url(Game, "change", game.pk)).content.decode()

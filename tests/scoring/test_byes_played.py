@@ -1,6 +1,6 @@
 """A bye counts once its matchday is played (issue 6): a matchday is played once one of its
 matches has a result — a finished or closed game, reported totals or a forfeit
-(`scoring.selectors.matchday_results`). Stored results decide, never the clock."""
+(`scoring.selectors.results.matchday_results`). Stored results decide, never the clock."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from typing import cast
 import pytest
 from django.utils import timezone
 
-from scoring import selectors
 from scoring.models import Game, Standing
-from scoring.services import standings_rebuild
+from scoring.selectors.standings import competition_table
+from scoring.services.schedule import schedule_round_robin_create
+from scoring.services.standings import standings_rebuild
 from tests.builders import kaps
 from tests.factories import (
     CompetitionFactory,
@@ -23,7 +24,6 @@ from tests.factories import (
     TeamEntryFactory,
 )
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
-from tournaments.services import schedule_round_robin_create
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def rows(competition: Competition) -> dict[int, tuple[int, int, int]]:
     """(played, byes, points) by entry id, as a rebuild computes them now."""
     return {
         cast(int, row.entry): (row.played, row.byes, row.points)
-        for row in selectors.competition_table(competition=competition)
+        for row in competition_table(competition=competition)
     }
 
 

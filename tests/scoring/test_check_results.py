@@ -19,8 +19,10 @@ from django.core.management.base import CommandError
 from django.db.models import F
 
 from scoring.models import Game, Round, Standing
-from scoring.selectors import competition_result_problems
-from scoring.services import RoundRecord, game_rounds_load, standings_rebuild
+from scoring.selectors.faults import competition_result_problems
+from scoring.services.matches import match_create
+from scoring.services.rounds import RoundRecord, game_rounds_load
+from scoring.services.standings import standings_rebuild
 from tests.builders import pairs_matchday
 from tests.factories import (
     ClubEntryFactory,
@@ -34,7 +36,6 @@ from tests.factories import (
 from tests.triggers import triggers_dropped
 from tournaments.interchange import competition_import
 from tournaments.models import Bye, Competition, Entry, Match, Player
-from tournaments.services import match_create
 
 pytestmark = pytest.mark.django_db
 

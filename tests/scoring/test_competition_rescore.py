@@ -5,17 +5,15 @@ from __future__ import annotations
 import pytest
 from django.contrib.admin.sites import site
 
-from scoring import services
 from scoring.models import Game, Standing
 from scoring.rules import RuleSet, RuleViolation
-from scoring.selectors import competition_games_replay
-from scoring.services import (
-    competition_games_rescore,
-    game_totals_enter,
-    round_record,
-    standings_rebuild,
-)
+from scoring.selectors.sheet import competition_games_replay
+from scoring.services.games import competition_games_rescore, game_totals_enter
+from scoring.services.refresh import standings_refresh_on_commit
+from scoring.services.rounds import round_record
+from scoring.services.standings import standings_rebuild
 from tests.factories import GameFactory, UserFactory
+from tests.patching import patch_everywhere
 from tests.seen import game_token_now, next_round
 from tournaments.forms import CompetitionAdminForm
 from tournaments.models import Competition
@@ -121,7 +119,7 @@ def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatc
     # On the instance for this test only: the registered admin is shared with every test.
     monkeypatch.setattr(model_admin, "message_user", lambda *args, **kwargs: None)
     queued: list[int] = []
-    monkeypatch.setattr(services, "standings_refresh_on_commit", queued.append)
+    assert patch_everywhere(monkeypatch, standings_refresh_on_commit, queued.append)
     model_admin.save_model(request, form.save(commit=False), form, change=True)
     assert queued == [competition.pk]
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection, connections
 
 from scoring.rules import RuleViolation
-from scoring.services import round_record
+from scoring.services.rounds import round_record
 from tests.factories import GameFactory
 
 

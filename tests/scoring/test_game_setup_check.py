@@ -6,8 +6,8 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
-from scoring.selectors import game_setup_check
-from scoring.services import round_record
+from scoring.selectors.sheet import game_setup_check
+from scoring.services.rounds import round_record
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,

@@ -25,8 +25,13 @@ from django.urls import reverse
 from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
-from scoring import services
 from scoring.models import Game, Round
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_close, game_reopen, game_totals_enter, match_totals_enter
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_forfeit_set, match_table_move
+from scoring.services.rounds import round_correct, round_delete, round_undo
+from scoring.services.schedule import schedule_round_robin_create
 from scoring.tokens import deductions_token, game_token_now, match_token_now, matchday_token
 from tests.builders import club_competition, koppels_of, record
 from tests.factories import (
@@ -37,9 +42,9 @@ from tests.factories import (
     UserFactory,
 )
 from tests.tournaments.test_import_helpers import document
-from tournaments import services as tournament_services
 from tournaments.interchange import competition_import
 from tournaments.models import Bye, Competition, Deduction, Match
+from tournaments.services.deductions import deduction_add, deduction_void
 
 pytestmark = pytest.mark.django_db
 
@@ -99,11 +104,11 @@ def test_game_history_words_every_change_newest_first_with_the_users_name(client
     with acting(director):
         record(game, "kap", "a")
         second = record(game, "gewone_winst", "b", tricks=(3, 7))
-        services.round_correct(round_id=second.pk, result="kap", side="b", seen=second.token)
+        round_correct(round_id=second.pk, result="kap", side="b", seen=second.token)
         first = game.rounds.get(number=1)
-        services.round_delete(round_id=first.pk, seen=first.token)
-        services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
-        services.game_reopen(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+        round_delete(round_id=first.pk, seen=first.token)
+        game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+        game_reopen(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     client.force_login(director)
 
     lines = lines_of(client.get(game_url(game)))
@@ -132,9 +137,9 @@ def test_a_redeal_names_no_koppel_and_an_undo_says_undone(client, director):
     with acting(director):
         record(game, "redeal", "a")
         last = record(game, "kap", "b")
-        services.round_undo(game_id=game.pk, round_id=last.pk, seen=game_token_now(game_id=game.pk))
+        round_undo(game_id=game.pk, round_id=last.pk, seen=game_token_now(game_id=game.pk))
         first = game.rounds.get(number=1)
-        services.round_delete(round_id=first.pk, seen=first.token)
+        round_delete(round_id=first.pk, seen=first.token)
     client.force_login(director)
 
     lines = lines_of(client.get(game_url(game)))
@@ -171,11 +176,11 @@ def test_game_history_shows_totals_entered_confirmed_and_cleared(client, directo
     game = GameFactory.create(competition__confirmation_required=True)
     directed(game.match.matchday.competition, director)
     with acting(director):
-        services.game_totals_enter(
+        game_totals_enter(
             game_id=game.pk, total_a=20, total_b=12, seen=game_token_now(game_id=game.pk)
         )
-        services.game_confirm(game_id=game.pk, user=director, seen=game_token_now(game_id=game.pk))
-        services.game_reopen(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+        game_confirm(game_id=game.pk, user=director, seen=game_token_now(game_id=game.pk))
+        game_reopen(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     client.force_login(director)
 
     lines = lines_of(client.get(game_url(game)))
@@ -227,19 +232,19 @@ def test_match_history_lists_totals_forfeit_deductions_and_byes(client, director
     match = MatchFactory.create(matchday__competition=competition)
     third = TeamEntryFactory.create(competition=competition)
     with acting(director):
-        services.match_totals_enter(
+        match_totals_enter(
             match_id=match.pk,
             total_home=20,
             total_away=12,
             seen=match_token_now(match_id=match.pk),
         )
-        tournament_services.match_forfeit_set(
+        match_forfeit_set(
             match_id=match.pk,
             side="away",
             reason="left early",
             seen=match_token_now(match_id=match.pk),
         )
-        deduction = tournament_services.deduction_add(
+        deduction = deduction_add(
             competition_id=competition.pk,
             entry_id=match.away_id,
             points=2,
@@ -247,7 +252,7 @@ def test_match_history_lists_totals_forfeit_deductions_and_byes(client, director
             match_id=match.pk,
             seen=deductions_token(competition_id=competition.pk),
         )
-        tournament_services.deduction_void(deduction_id=deduction.pk, reason="apologised")
+        deduction_void(deduction_id=deduction.pk, reason="apologised")
         Bye.objects.create(matchday=match.matchday, entry=third)
     client.force_login(director)
 
@@ -266,11 +271,11 @@ def test_match_history_lists_totals_forfeit_deductions_and_byes(client, director
 
 def test_match_history_lists_the_lineup_and_its_games(client, director):
     competition = directed(club_competition(), director)
-    tournament_services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
     with acting(director):
-        tournament_services.club_match_lineup_set(
+        club_match_lineup_set(
             match_id=match.pk,
             home_teams=[home[0].pk, home[1].pk],
             away_teams=[away[0].pk, away[1].pk],
@@ -278,7 +283,7 @@ def test_match_history_lists_the_lineup_and_its_games(client, director):
         )
         game = match.games.order_by("sitting", "table").first()
         assert game is not None
-        services.game_totals_enter(
+        game_totals_enter(
             game_id=game.pk, total_a=20, total_b=4, seen=game_token_now(game_id=game.pk)
         )
     client.force_login(director)
@@ -346,11 +351,9 @@ def history_of_size(director: User, corrections: int) -> Game:
             rnd = game.rounds.get(number=2)
             result = "kap" if number % 2 == 0 else "gewone_winst"
             tricks = None if result == "kap" else (3, 7)
-            services.round_correct(
-                round_id=rnd.pk, result=result, side="b", tricks=tricks, seen=rnd.token
-            )
+            round_correct(round_id=rnd.pk, result=result, side="b", tricks=tricks, seen=rnd.token)
         for _ in range(corrections):
-            deduction = tournament_services.deduction_add(
+            deduction = deduction_add(
                 competition_id=competition.pk,
                 entry_id=game.match.home_id,
                 points=1,
@@ -358,7 +361,7 @@ def history_of_size(director: User, corrections: int) -> Game:
                 match_id=game.match_id,
                 seen=deductions_token(competition_id=competition.pk),
             )
-            tournament_services.deduction_void(deduction_id=deduction.pk, reason="was not")
+            deduction_void(deduction_id=deduction.pk, reason="was not")
     return game
 
 
@@ -411,11 +414,11 @@ def test_moving_a_match_to_another_table_leaves_history_for_both_matches(directo
     competition = CompetitionFactory.create()
     for _ in range(4):
         TeamEntryFactory.create(competition=competition)
-    tournament_services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     first, second = Match.objects.filter(matchday__number=1, matchday__competition=competition)
     assert first.table is not None and second.table is not None
     with acting(director):
-        tournament_services.match_table_move(match_id=first.pk, table=second.table)
+        match_table_move(match_id=first.pk, table=second.table)
 
     for match, table in ((first, second.table), (second, first.table)):
         latest = match.history.latest()

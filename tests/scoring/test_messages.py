@@ -15,13 +15,14 @@ from scoring.rules import Result, RoundInput, RuleSet, RuleViolation, Side, chec
 from scoring.rules.game import GameState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-SOURCES = sorted((REPO_ROOT / "scoring" / "rules").glob("*.py")) + [
-    REPO_ROOT / "scoring" / "engine_inputs.py",
-    REPO_ROOT / "scoring" / "services.py",
-    REPO_ROOT / "scoring" / "selectors.py",
-    REPO_ROOT / "tournaments" / "services.py",
-    *sorted((REPO_ROOT / "tournaments" / "schedules").glob("*.py")),
-]
+# Every module of the apps but their migrations: a code raised anywhere needs words.
+APPS = ("troefclub", "tournaments", "scoring", "rankings", "interchange")
+SOURCES = sorted(
+    path
+    for app in APPS
+    for path in (REPO_ROOT / app).rglob("*.py")
+    if "migrations" not in path.parts
+)
 GENERIC = "Not allowed by the rules"
 
 

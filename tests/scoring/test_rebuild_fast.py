@@ -12,10 +12,11 @@ import pytest
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from scoring import selectors
-from scoring.models import Game
+from scoring.models import STANDING_COLUMNS, Game
 from scoring.rules import StandingRow, compute_standings
-from scoring.services import STANDING_COLUMNS
+from scoring.selectors.results import competition_match_outcomes, matchday_results
+from scoring.selectors.standings import competition_table
+from scoring.selectors.standings_inputs import _played_byes, competition_standings_inputs
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -27,6 +28,7 @@ from tests.factories import (
     TeamFactory,
 )
 from tournaments.models import Bye, Competition, Entry, Match, Player, Team
+from tournaments.selectors import competition_entry_ids
 
 OPEN, FINISHED, CLOSED = Game.Status.OPEN, Game.Status.FINISHED, Game.Status.CLOSED
 
@@ -134,9 +136,9 @@ def _koppel(entry: Entry) -> Team:
 def test_the_outcomes_are_the_inputs_outcomes(db, confirmation_required):
     competition = _competition(confirmation_required)
 
-    found = selectors.competition_match_outcomes(competition=competition)
+    found = competition_match_outcomes(competition=competition)
 
-    inputs = selectors.competition_standings_inputs(competition=competition)
+    inputs = competition_standings_inputs(competition=competition)
     assert sorted(found, key=repr) == sorted((tuple(o) for o in inputs.outcomes), key=repr)
     # Every case above that can count, counts.
     assert len(found) == (9 if confirmation_required else 11)
@@ -148,9 +150,9 @@ def test_the_table_is_the_one_the_inputs_give(db, confirmation_required):
     matchday = competition.matchdays.get()
     Bye.objects.create(matchday=matchday, entry=ClubEntryFactory.create(competition=competition))
 
-    inputs = selectors.competition_standings_inputs(competition=competition)
+    inputs = competition_standings_inputs(competition=competition)
     expected = compute_standings(
-        selectors.competition_entry_ids(competition=competition),
+        competition_entry_ids(competition=competition),
         inputs.outcomes,
         scheme=competition.points_scheme,
         tiebreaks=competition.tiebreaks,
@@ -158,7 +160,7 @@ def test_the_table_is_the_one_the_inputs_give(db, confirmation_required):
         deductions=inputs.deductions,
     )
 
-    assert _rows(selectors.competition_table(competition=competition)) == _rows(expected)
+    assert _rows(competition_table(competition=competition)) == _rows(expected)
 
 
 def test_the_played_byes_are_those_of_played_matchdays(db):
@@ -185,10 +187,10 @@ def test_the_played_byes_are_those_of_played_matchdays(db):
         )
     MatchdayFactory.create(competition=competition)  # a matchday without matches
 
-    found = sorted(cast(int, bye.entry) for bye in selectors._played_byes(competition))
+    found = sorted(cast(int, bye.entry) for bye in _played_byes(competition))
 
     played = Bye.objects.filter(matchday__competition=competition).filter(
-        Exists(selectors.matchday_results(matchday=OuterRef("matchday")))
+        Exists(matchday_results(matchday=OuterRef("matchday")))
     )
     assert found == sorted(played.values_list("entry_id", flat=True))
     assert found == sorted(bye.entry_id for bye in byes[2:])
@@ -227,11 +229,11 @@ def test_ties_at_1000_entries_keep_the_natural_name_order(db):
             status=FINISHED, score_a=21, score_b=21 if n % 4 else 10
         )
 
-    table = selectors.competition_table(competition=competition)
+    table = competition_table(competition=competition)
 
-    inputs = selectors.competition_standings_inputs(competition=competition)
+    inputs = competition_standings_inputs(competition=competition)
     expected = compute_standings(
-        selectors.competition_entry_ids(competition=competition),
+        competition_entry_ids(competition=competition),
         inputs.outcomes,
         scheme=competition.points_scheme,
         tiebreaks=competition.tiebreaks,

@@ -22,23 +22,23 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankings.tasks import ratings_refresh
-from scoring import selectors, services
-from scoring.models import Game, Round, Standing
-from scoring.services import (
-    STANDING_COLUMNS,
+from scoring.models import STANDING_COLUMNS, Game, Round, Standing
+from scoring.selectors import results as results_selectors
+from scoring.selectors import standings as standings_selectors
+from scoring.services import standings as standings_services
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_close, game_reopen, game_totals_enter, match_totals_enter
+from scoring.services.matches import match_forfeit_set
+from scoring.services.refresh import _standings_refresh_claim
+from scoring.services.rounds import (
     RoundRecord,
-    game_close,
-    game_confirm,
-    game_reopen,
     game_rounds_load,
-    game_totals_enter,
-    match_totals_enter,
     round_correct,
     round_delete,
     round_record,
     round_undo,
-    standings_rebuild,
 )
+from scoring.services.standings import standings_rebuild
 from scoring.tasks import standings_refresh
 from tests.builders import finished_game
 from tests.factories import (
@@ -51,8 +51,8 @@ from tests.factories import (
 )
 from tests.refreshes import queued_refreshes
 from tests.seen import game_token_now, match_token_now, next_round
+from tournaments import selectors as tournaments_selectors
 from tournaments.models import Bye, Competition, Match, StandingsRefreshClaim
-from tournaments.services import match_forfeit_set
 from troefclub.celery import app as celery_app
 
 LONG_AGO = datetime.datetime(2026, 3, 1, 19, 0, tzinfo=datetime.UTC)
@@ -272,7 +272,7 @@ def _write(kind: str, game: Game, result: str, side: str) -> None:
 def _table(competition: Competition) -> list[tuple[Any, ...]]:
     return [
         (row.entry, *(getattr(row, column) for column in STANDING_COLUMNS))
-        for row in selectors.competition_table(competition=competition)
+        for row in standings_selectors.competition_table(competition=competition)
     ]
 
 
@@ -560,7 +560,7 @@ def _postgresql_only() -> None:
 def paused_refresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.Event, ...]]:
     """`competition_table` pauses a refresh with its competition locked: (has_read, go_on)."""
     has_read, go_on = threading.Event(), threading.Event()
-    computed = selectors.competition_table
+    computed = standings_selectors.competition_table
 
     def table_then_wait(**kwargs: Any) -> Any:
         rows = computed(**kwargs)
@@ -568,7 +568,7 @@ def paused_refresh(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[threading.
         go_on.wait(60)
         return rows
 
-    monkeypatch.setattr(selectors, "competition_table", table_then_wait)
+    monkeypatch.setattr(standings_services, "competition_table", table_then_wait)
     yield has_read, go_on
     go_on.set()
 
@@ -604,7 +604,7 @@ def test_claiming_never_waits_for_a_running_refresh(paused_refresh, queued):
     )
     assert has_read.wait(60)
 
-    claimed = services._standings_refresh_claim(competition.pk)  # returns at once
+    claimed = _standings_refresh_claim(competition.pk)  # returns at once
 
     go_on.set()
     refresh.join(60)
@@ -675,9 +675,9 @@ def test_the_match_sums_equal_the_match_scores(db):
     MatchFactory.create(matchday__competition=competition)  # no games yet
     GameFactory.create(competition=competition)  # a game not started
 
-    sums = selectors.competition_match_sums(competition=competition)
+    sums = results_selectors.competition_match_sums(competition=competition)
 
-    assert sums == selectors.competition_match_scores(competition=competition)
+    assert sums == results_selectors.competition_match_scores(competition=competition)
     assert len(sums) == Match.objects.filter(matchday__competition=competition).count()
 
 
@@ -686,9 +686,11 @@ def test_the_entry_order_is_the_entries_order(db):
     for name in ("Koppel 10", "Koppel 2", "", "koppel 1", "Álvaro & Co"):
         TeamEntryFactory.create(competition=competition, team__name=name)
 
-    ids = selectors.competition_entry_ids(competition=competition)
+    ids = tournaments_selectors.competition_entry_ids(competition=competition)
 
-    assert ids == [entry.pk for entry in selectors.competition_entries(competition=competition)]
+    assert ids == [
+        entry.pk for entry in tournaments_selectors.competition_entries(competition=competition)
+    ]
 
 
 def test_a_rebuild_rewrites_only_the_rows_that_changed(db):
@@ -705,7 +707,9 @@ def test_a_rebuild_rewrites_only_the_rows_that_changed(db):
     # The entries of the finished game moved (points, rank); the other two kept their row.
     moved = {later.match.home_id, later.match.away_id, done.match.away_id}
     assert {entry for entry in second if second[entry] != first[entry]} == moved
-    assert selectors.competition_standings_as_of(competition=competition) == max(second.values())
+    assert standings_selectors.competition_standings_as_of(competition=competition) == max(
+        second.values()
+    )
 
 
 def test_a_rebuild_deletes_the_rows_of_entries_gone(db):

@@ -6,7 +6,7 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
-from scoring.services import round_correct, round_delete, round_record
+from scoring.services.rounds import round_correct, round_delete, round_record
 from tests.seen import next_round, round_seen
 
 

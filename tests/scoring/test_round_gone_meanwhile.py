@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from scoring.services import rounds
 from tests.builders import record
 from tests.factories import GameFactory
 
@@ -28,13 +28,13 @@ def gone_at_lock(monkeypatch: pytest.MonkeyPatch) -> Any:
     between the write's first read and its lock."""
 
     def arm(round_id: int) -> None:
-        lock = services._game_locked
+        lock = rounds._game_locked
 
         def deleted_first(game_id: int) -> Game:
             Round.objects.filter(pk=round_id).delete()
             return lock(game_id)
 
-        monkeypatch.setattr(services, "_game_locked", deleted_first)
+        monkeypatch.setattr(rounds, "_game_locked", deleted_first)
 
     return arm
 
@@ -45,7 +45,7 @@ def test_a_correction_of_a_round_deleted_meanwhile_is_round_unknown(gone_at_lock
     second = record(game, side="b")
     gone_at_lock(second.pk)
     with pytest.raises(RuleViolation) as caught:
-        services.round_correct(round_id=second.pk, result="kap", side="a", seen=second.token)
+        rounds.round_correct(round_id=second.pk, result="kap", side="a", seen=second.token)
     assert (caught.value.code, caught.value.params) == ("round_unknown", {"round_id": second.pk})
 
 
@@ -55,7 +55,7 @@ def test_a_delete_of_a_round_deleted_meanwhile_is_round_unknown(gone_at_lock: An
     second = record(game, side="b")
     gone_at_lock(second.pk)
     with pytest.raises(RuleViolation) as caught:
-        services.round_delete(round_id=second.pk, seen=second.token)
+        rounds.round_delete(round_id=second.pk, seen=second.token)
     assert (caught.value.code, caught.value.params) == ("round_unknown", {"round_id": second.pk})
 
 

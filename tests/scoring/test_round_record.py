@@ -7,7 +7,7 @@ import pytest
 from scoring.messages import rule_message
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
-from scoring.services import MAX_ROUNDS_PER_GAME, RoundRecord, game_rounds_load, round_record
+from scoring.services.rounds import MAX_ROUNDS_PER_GAME, RoundRecord, game_rounds_load, round_record
 from tests.refreshes import queued_refreshes
 from tests.seen import next_round
 

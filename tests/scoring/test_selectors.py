@@ -15,9 +15,18 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from scoring import selectors
 from scoring.models import Game
-from scoring.selectors import MatchdayProblems, MatchMovement, SittingScore
+from scoring.selectors.matches import MatchMovement, SittingScore, match_movement, match_sittings
+from scoring.selectors.results import MatchScore, competition_match_scores, competition_match_sums
+from scoring.selectors.schedule import MatchdayProblems, matchday_problems
+from scoring.selectors.standings_inputs import (
+    Adjustment,
+    competition_adjustments,
+    competition_ineligible_players,
+    competition_standings_inputs,
+    match_adjustments,
+)
+from scoring.services.lineups import club_match_lineup_set
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -31,7 +40,6 @@ from tests.factories import (
 from tests.seen import match_token_now
 from tests.triggers import triggers_dropped
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Squad, SquadMember, Team
-from tournaments.services import club_match_lineup_set
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +120,7 @@ def test_a_clean_matchday_reports_no_problem():
     s.rest(2, 4)
 
     for day in s.matchdays:
-        problems = selectors.matchday_problems(matchday=day)
+        problems = matchday_problems(matchday=day)
         assert summary(problems) == NONE
         assert not problems
 
@@ -277,7 +285,7 @@ def test_matchday_problems_reports_each_kind_exactly(
     s = season(koppels, matchdays, schedule_format=schedule_format)
     matchday = build(s)
 
-    problems = selectors.matchday_problems(matchday=matchday)
+    problems = matchday_problems(matchday=matchday)
 
     assert summary(problems) == NONE | expected
     assert bool(problems) is bool(expected)
@@ -292,7 +300,7 @@ def test_a_rematch_holds_the_match_of_the_matchday_and_a_repeat_bye_its_bye():
     s.play(2, 3, 4, table=2)
     bye = s.rest(2, 5)
 
-    problems = selectors.matchday_problems(matchday=s.matchdays[1])
+    problems = matchday_problems(matchday=s.matchdays[1])
 
     assert [(r.match.pk, r.earlier) for r in problems.rematches] == [
         (rematch.pk, [1]),
@@ -307,7 +315,7 @@ def test_matches_without_a_table_come_in_table_then_id_order():
     first = s.play(1, 1, 2, table=None)
     s.play(1, 3, 4, table=1)
 
-    problems = selectors.matchday_problems(matchday=s.matchdays[0])
+    problems = matchday_problems(matchday=s.matchdays[0])
 
     assert [m.pk for m in problems.without_table] == [third.pk, first.pk]
     assert [m.table_shown for m in problems.without_table] == [None, None]  # type: ignore[attr-defined]
@@ -321,7 +329,7 @@ def test_other_competitions_matchdays_are_not_earlier_meetings():
         MatchFactory.create(matchday=other_day, home=s.entries[0], away=s.entries[1], table=1)
     s.play(2, 1, 2)
 
-    assert summary(selectors.matchday_problems(matchday=s.matchdays[1])) == NONE
+    assert summary(matchday_problems(matchday=s.matchdays[1])) == NONE
 
 
 # ================================================================ match_movement
@@ -366,7 +374,7 @@ def lineup(
 
 
 def movement_of(match: Match) -> tuple[int, int, int, bool, dict[int, list[int]]] | None:
-    movement = selectors.match_movement(match=match)
+    movement = match_movement(match=match)
     if movement is None:
         return None
     sits_out = {n: [t.pk for t in teams] for n, teams in movement.sits_out.items()}
@@ -447,9 +455,9 @@ def test_a_side_fielding_nobody_has_tables_but_no_sittings():
 
 
 def test_no_movement_for_a_pairs_match_or_a_club_match_without_lineup():
-    assert selectors.match_movement(match=GameFactory.create().match) is None
+    assert match_movement(match=GameFactory.create().match) is None
     match, _home, _away = club_match(koppels_per_side=2, min_koppels=2, sittings=2)
-    assert selectors.match_movement(match=match) is None
+    assert match_movement(match=match) is None
 
 
 def test_a_stored_lineup_the_movement_no_longer_takes_gives_no_movement():
@@ -462,7 +470,7 @@ def test_a_stored_lineup_the_movement_no_longer_takes_gives_no_movement():
             "late": {str(away[1].pk): 3},
         }
     )
-    assert selectors.match_movement(match=Match.objects.get(pk=match.pk)) is None
+    assert match_movement(match=Match.objects.get(pk=match.pk)) is None
 
 
 def test_match_movement_reads_the_koppels_sitting_out_in_one_query(
@@ -472,7 +480,7 @@ def test_match_movement_reads_the_koppels_sitting_out_in_one_query(
     full = lineup(match, home, [*away[:2], None])
 
     with django_assert_num_queries(1):
-        movement = selectors.match_movement(match=full)
+        movement = match_movement(match=full)
     assert movement is not None
     with django_assert_num_queries(0):
         assert [str(t) for ts in movement.sits_out.values() for t in ts] == [
@@ -532,7 +540,7 @@ def test_match_sittings_adds_up_each_sitting_and_runs_the_score_on():
         (2, 2, h2.pk, a1.pk),
     ]
 
-    sittings, top = selectors.match_sittings(games=games)
+    sittings, top = match_sittings(games=games)
 
     assert rows(sittings) == [(1, [1, 2], 28, 26, 28, 26, []), (2, [1, 2], 24, 32, 52, 58, [])]
     # h1 20 + 20, h2 8 + 4; a1 6 + 20, a2 20 + 12.
@@ -557,7 +565,7 @@ def test_match_sittings_reads_a_game_with_the_away_koppel_as_koppel_a():
     )
     games[3] = Game.objects.select_related("team_a", "team_b").get(pk=flipped.pk)
 
-    sittings, top = selectors.match_sittings(games=games)
+    sittings, top = match_sittings(games=games)
 
     assert rows(sittings) == [(1, [1, 2], 28, 26, 28, 26, []), (2, [1, 2], 24, 32, 52, 58, [])]
     assert {side: (k.team.pk, k.points) for side, k in top.items()} == {
@@ -593,9 +601,7 @@ def test_match_sittings_shows_who_sits_out_from_the_movement():
         (3, 3, h3.pk, a2.pk),
     ]
 
-    sittings, top = selectors.match_sittings(
-        games=games, movement=selectors.match_movement(match=stored)
-    )
+    sittings, top = match_sittings(games=games, movement=match_movement(match=stored))
 
     assert rows(sittings) == [
         (1, [1, 2], 40, 20, 40, 20, [h3.pk]),
@@ -615,7 +621,7 @@ def test_a_sitting_with_only_koppels_sitting_out_is_listed_with_the_score_unchan
     first_sitting = [g for g in games if g.sitting == 1]
     movement = MatchMovement(tables=2, sittings=2, planned=2, sits_out={2: [home[1]]})
 
-    sittings, _top = selectors.match_sittings(games=first_sitting, movement=movement)
+    sittings, _top = match_sittings(games=first_sitting, movement=movement)
 
     assert rows(sittings) == [(1, [1, 2], 28, 26, 28, 26, []), (2, [], 0, 0, 28, 26, [home[1].pk])]
 
@@ -627,7 +633,7 @@ def test_on_equal_points_the_top_koppel_is_the_one_that_played_first():
         {(1, 1): (10, 10), (1, 2): (10, 10), (2, 1): (10, 10), (2, 2): (10, 10)},
     )
 
-    _sittings, top = selectors.match_sittings(games=games)
+    _sittings, top = match_sittings(games=games)
 
     assert {side: (k.team.pk, k.points) for side, k in top.items()} == {
         "home": (home[0].pk, 20),
@@ -639,14 +645,14 @@ def test_no_top_koppel_before_a_game_has_points():
     match, home, away = club_match(koppels_per_side=2, min_koppels=2, sittings=2)
     games = scored(lineup(match, home, away), {})
 
-    sittings, top = selectors.match_sittings(games=games)
+    sittings, top = match_sittings(games=games)
 
     assert rows(sittings) == [(1, [1, 2], 0, 0, 0, 0, []), (2, [1, 2], 0, 0, 0, 0, [])]
     assert top == {}
 
 
 def test_no_games_and_no_movement_give_no_sittings():
-    assert selectors.match_sittings(games=[]) == ([], {})
+    assert match_sittings(games=[]) == ([], {})
 
 
 # ================================================================ match scores and squads
@@ -689,10 +695,10 @@ def test_match_scores_sum_each_side_by_name_whichever_koppel_is_a():
     played(match, {(1, 1): {"confirmed_at": timezone.now()}})
     competition = match.matchday.competition
 
-    score = selectors.competition_match_scores(competition=competition)[match.pk]
+    score = competition_match_scores(competition=competition)[match.pk]
 
     # Home 20 + 8 + 20 + 4, away 6 + 20 + 12 + 2; two finished games not yet confirmed.
-    assert score == selectors.MatchScore(
+    assert score == MatchScore(
         home_id=match.home_id,
         away_id=match.away_id,
         home=52,
@@ -706,7 +712,7 @@ def test_match_scores_sum_each_side_by_name_whichever_koppel_is_a():
         awaiting=2,
     )
     assert (score.finished, score.not_started) == (False, False)
-    assert selectors.competition_match_sums(competition=competition) == {match.pk: score}
+    assert competition_match_sums(competition=competition) == {match.pk: score}
 
 
 @pytest.mark.parametrize(
@@ -751,15 +757,15 @@ def test_an_ineligible_away_player_forfeits_or_costs_points_whichever_koppel_is_
     )
     flip(match, sitting=2, table=1)
 
-    assert selectors.competition_ineligible_players(competition=competition) == {
+    assert competition_ineligible_players(competition=competition) == {
         match.pk: {"away": [outsider.name]}
     }
     reason = f"Ineligible: {outsider.name} not on the squad"
     points = 3 if kind == "deduction" else 0
-    adjustment = selectors.Adjustment(match.away_id, kind, points, reason, match.pk)
-    assert selectors.match_adjustments(match=match) == [adjustment]
-    assert selectors.competition_adjustments(competition=competition) == [adjustment]
-    inputs = selectors.competition_standings_inputs(competition=competition)
+    adjustment = Adjustment(match.away_id, kind, points, reason, match.pk)
+    assert match_adjustments(match=match) == [adjustment]
+    assert competition_adjustments(competition=competition) == [adjustment]
+    inputs = competition_standings_inputs(competition=competition)
     assert inputs.adjustments == [adjustment]
     assert inputs.deductions == ({match.away_id: 3} if kind == "deduction" else {})
     assert [(o.home_points, o.away_points, o.forfeit) for o in inputs.outcomes] == [outcome]

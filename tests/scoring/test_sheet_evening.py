@@ -18,9 +18,16 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import selectors, services
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from scoring.selectors.evening import directed_competitions
+from scoring.selectors.sheet import competition_games_replay, game_next_caller
+from scoring.services.games import (
+    competition_games_rescore,
+    game_close,
+    game_seats_set,
+    game_seats_token,
+)
 from scoring.tokens import game_token
 from tests.builders import finished_game, record
 from tests.factories import (
@@ -47,7 +54,7 @@ def unseated(**kwargs: Any) -> Game:
 
 def seats_token(game: Game) -> str:
     game = Game.objects.get(pk=game.pk)
-    return services.game_seats_token(game, list(game.rounds.all()))
+    return game_seats_token(game, list(game.rounds.all()))
 
 
 def clockwise(game: Game) -> tuple[int, int, int, int]:
@@ -89,11 +96,11 @@ def test_seats_and_first_caller_are_stored_and_propose_round_1s_caller():
     game = unseated()
     seats = clockwise(game)
 
-    services.game_seats_set(game_id=game.pk, seats=seats, first_caller=2, seen=seats_token(game))
+    game_seats_set(game_id=game.pk, seats=seats, first_caller=2, seen=seats_token(game))
 
     game = Game.objects.get(pk=game.pk)
     assert (game.seats, game.first_caller) == (seats, 2)
-    assert selectors.game_next_caller(game=game, rounds=[]) == seats[1]
+    assert game_next_caller(game=game, rounds=[]) == seats[1]
 
 
 @pytest.mark.parametrize(
@@ -118,9 +125,7 @@ def test_seats_of_the_wrong_players_are_refused_and_nothing_is_saved(seats: str,
     }[seats]
 
     with pytest.raises(RuleViolation) as refused:
-        services.game_seats_set(
-            game_id=game.pk, seats=given, first_caller=None, seen=seats_token(game)
-        )
+        game_seats_set(game_id=game.pk, seats=given, first_caller=None, seen=seats_token(game))
 
     assert refused.value.code == code
     game.refresh_from_db()
@@ -134,9 +139,7 @@ def test_seats_are_refused_once_the_game_has_rounds():
     swapped = (a.player_2_id, b.player_2_id, a.player_1_id, b.player_1_id)
 
     with pytest.raises(RuleViolation) as refused:
-        services.game_seats_set(
-            game_id=game.pk, seats=swapped, first_caller=1, seen=seats_token(game)
-        )
+        game_seats_set(game_id=game.pk, seats=swapped, first_caller=1, seen=seats_token(game))
 
     assert refused.value.code == "game_has_rounds_setup"
     assert Game.objects.get(pk=game.pk).first_caller is None
@@ -146,15 +149,15 @@ def test_stale_seats_are_refused_and_the_same_seats_sent_twice_are_done():
     game = unseated()
     seen = seats_token(game)
     seats = clockwise(game)
-    services.game_seats_set(game_id=game.pk, seats=seats, first_caller=1, seen=seen)
+    game_seats_set(game_id=game.pk, seats=seats, first_caller=1, seen=seen)
 
     # The same form sent twice: done already, nothing changes.
-    services.game_seats_set(game_id=game.pk, seats=seats, first_caller=1, seen=seen)
+    game_seats_set(game_id=game.pk, seats=seats, first_caller=1, seen=seen)
     # Another form opened before that change: refused, the first one's seats stay.
     a, b = game.team_a, game.team_b
     other = (a.player_2_id, b.player_1_id, a.player_1_id, b.player_2_id)
     with pytest.raises(RuleViolation) as refused:
-        services.game_seats_set(game_id=game.pk, seats=other, first_caller=3, seen=seen)
+        game_seats_set(game_id=game.pk, seats=other, first_caller=3, seen=seen)
 
     assert refused.value.code == "game_changed_meanwhile"
     game.refresh_from_db()
@@ -168,16 +171,14 @@ def test_a_first_caller_needs_a_seat_from_1_to_4_and_the_seats():
         (2, (None, None, None, None), "seats_required"),
     ):
         with pytest.raises(RuleViolation) as refused:
-            services.game_seats_set(
-                game_id=game.pk, seats=seats, first_caller=first, seen=seats_token(game)
-            )
+            game_seats_set(game_id=game.pk, seats=seats, first_caller=first, seen=seats_token(game))
         assert refused.value.code == code
 
 
 def test_seats_can_be_cleared_before_round_1():
     game = GameFactory.create(first_caller=3)
 
-    services.game_seats_set(
+    game_seats_set(
         game_id=game.pk, seats=(None, None, None, None), first_caller=None, seen=seats_token(game)
     )
 
@@ -198,7 +199,7 @@ def test_the_first_caller_is_checked_from_round_1():
 
     record(game, "gewone_winst", "b", caller_id=seat_2)  # seat 2's koppel wins: calls on
     game = Game.objects.get(pk=game.pk)
-    assert selectors.game_next_caller(game=game, rounds=list(game.rounds.all())) == seat_2
+    assert game_next_caller(game=game, rounds=list(game.rounds.all())) == seat_2
 
 
 def test_replays_of_the_whole_competition_start_from_the_first_caller():
@@ -206,11 +207,9 @@ def test_replays_of_the_whole_competition_start_from_the_first_caller():
     record(game, "gewone_winst", "b", caller_id=game.seat_2_id)
     competition = game.match.matchday.competition
 
-    replayed = selectors.competition_games_replay(
-        competition=competition, rules=competition.rule_set
-    )
+    replayed = competition_games_replay(competition=competition, rules=competition.rule_set)
     assert replayed[0][2] is not None and replayed[0][2].state.caller == 2
-    assert services.competition_games_rescore(competition_id=competition.pk) >= 0
+    assert competition_games_rescore(competition_id=competition.pk) >= 0
 
 
 def test_the_sheet_preselects_round_1s_caller(client):
@@ -428,7 +427,7 @@ def test_undo_on_a_closed_game_says_the_winner_changes(client):
     game.team_b.save()
     record(game, "gewone_winst", "b")  # 0–2
     record(game, "kap", "a")  # 5–2
-    services.game_close(game_id=game.pk, seen=sheet_token(game))
+    game_close(game_id=game.pk, seen=sheet_token(game))
     directing(client, game)
 
     html = client.get(sheet_url(game)).content.decode()
@@ -499,7 +498,7 @@ def test_without_a_matchday_today_the_first_with_open_games_is_tonights():
     director = UserFactory.create()
     competition.directors.add(director)
 
-    [directed] = selectors.directed_competitions(user=director)
+    [directed] = directed_competitions(user=director)
 
     assert directed.evening is not None
     assert directed.evening.matchday.pk == open_one.match.matchday_id
@@ -575,10 +574,10 @@ def test_director_home_permission_lookups(db):
     """`directed_competitions` tells the direct-every-competition permission apart."""
     staff = UserFactory.create(is_staff=True)
     CompetitionFactory.create()
-    assert selectors.directed_competitions(user=staff) == []
+    assert directed_competitions(user=staff) == []
     staff.user_permissions.add(Permission.objects.get(codename="direct_every_competition"))
     staff = type(staff).objects.get(pk=staff.pk)
-    assert len(selectors.directed_competitions(user=staff)) == 1
+    assert len(directed_competitions(user=staff)) == 1
 
 
 def test_a_logged_out_tap_on_the_sheet_goes_to_the_login_page_not_into_the_sheet(client):
@@ -623,7 +622,7 @@ def test_after_a_one_tap_race_the_form_proposes_the_caller_now_in_turn(client, s
     # The other screen, first: koppel B wins against the caller, so the next one calls.
     record(game, "gewone_winst", "b", caller_id=game.seat_1_id)
     fresh = Game.objects.get(pk=game.pk)
-    now = selectors.game_next_caller(game=fresh, rounds=list(fresh.rounds.all()))
+    now = game_next_caller(game=fresh, rounds=list(fresh.rounds.all()))
     assert now == game.seat_2_id
 
     response = client.post(sheet_url(game), data, HTTP_HX_REQUEST="true")
@@ -688,7 +687,7 @@ def test_every_matchday_dated_today_is_tonights(client):
     GameFactory.create(match=MatchFactory.create(matchday=later))
     director = directing(client, done)
 
-    [directed] = selectors.directed_competitions(user=director)
+    [directed] = directed_competitions(user=director)
     html = client.get(reverse("director_home")).content.decode()
 
     numbers = [evening.matchday.number for evening in directed.evenings]

@@ -15,9 +15,18 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_close, game_reopen, game_totals_enter, match_totals_enter
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_forfeit_set, matchday_entries_swap
+from scoring.services.rounds import round_correct, round_delete, round_record, round_undo
+from scoring.services.schedule import (
+    matchday_create,
+    schedule_round_robin_create,
+    swiss_matchday_pair,
+)
 from scoring.tokens import deductions_token, game_token_now, match_token_now, matchday_token
 from tests.builders import club_competition, koppels_of, pairs_competition, record
 from tests.factories import (
@@ -28,8 +37,8 @@ from tests.factories import (
 )
 from tests.pages import game_url, match_totals_url
 from tests.seen import round_seen
-from tournaments import services as tournament_services
 from tournaments.models import Competition, Deduction, Match
+from tournaments.services.deductions import deduction_add
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +48,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def totals(game: Game, a: int = 20, b: int = 4) -> Game:
-    return services.game_totals_enter(
+    return game_totals_enter(
         game_id=game.pk, total_a=a, total_b=b, seen=game_token_now(game_id=game.pk)
     )
 
@@ -66,12 +75,12 @@ def bare_match() -> Match:
 @pytest.fixture
 def club_match() -> Match:
     competition = club_competition()
-    tournament_services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     return Match.objects.get(matchday__competition=competition, matchday__number=1)
 
 
 def lineup(match: Match, home: int = 2, away: int = 2, *, seen: str | None = None) -> Match:
-    return tournament_services.club_match_lineup_set(
+    return club_match_lineup_set(
         match_id=match.pk,
         home_teams=[t.pk for t in koppels_of(match.home)[:home]],
         away_teams=[t.pk for t in koppels_of(match.away)[:away]],
@@ -85,21 +94,21 @@ def lineup(match: Match, home: int = 2, away: int = 2, *, seen: str | None = Non
 @pytest.mark.parametrize(
     ("service", "name"),
     [
-        (services.round_record, "expected_number"),
-        (services.round_correct, "seen"),
-        (services.round_delete, "seen"),
-        (services.round_undo, "seen"),
-        (services.game_close, "seen"),
-        (services.game_reopen, "seen"),
-        (services.game_totals_enter, "seen"),
-        (services.match_totals_enter, "seen"),
-        (services.game_confirm, "seen"),
-        (tournament_services.match_forfeit_set, "seen"),
-        (tournament_services.club_match_lineup_set, "seen"),
-        (tournament_services.deduction_add, "seen"),
-        (tournament_services.matchday_entries_swap, "seen"),
-        (tournament_services.matchday_create, "number"),
-        (tournament_services.swiss_matchday_pair, "number"),
+        (round_record, "expected_number"),
+        (round_correct, "seen"),
+        (round_delete, "seen"),
+        (round_undo, "seen"),
+        (game_close, "seen"),
+        (game_reopen, "seen"),
+        (game_totals_enter, "seen"),
+        (match_totals_enter, "seen"),
+        (game_confirm, "seen"),
+        (match_forfeit_set, "seen"),
+        (club_match_lineup_set, "seen"),
+        (deduction_add, "seen"),
+        (matchday_entries_swap, "seen"),
+        (matchday_create, "number"),
+        (swiss_matchday_pair, "number"),
     ],
     ids=lambda value: getattr(value, "__name__", value),
 )
@@ -116,7 +125,7 @@ def test_stale_game_totals_do_not_overwrite_totals_entered_meanwhile(game):
     seen = game_token_now(game_id=game.pk)
     totals(game, 20, 4)  # another tab
     refused(
-        lambda: services.game_totals_enter(game_id=game.pk, total_a=20, total_b=12, seen=seen),
+        lambda: game_totals_enter(game_id=game.pk, total_a=20, total_b=12, seen=seen),
         "game_changed_meanwhile",
     )
     game.refresh_from_db()
@@ -127,7 +136,7 @@ def test_stale_game_totals_do_not_overwrite_rounds_recorded_meanwhile(game):
     seen = game_token_now(game_id=game.pk)
     record(game, "kap")
     refused(
-        lambda: services.game_totals_enter(game_id=game.pk, total_a=20, total_b=12, seen=seen),
+        lambda: game_totals_enter(game_id=game.pk, total_a=20, total_b=12, seen=seen),
         "game_changed_meanwhile",
     )
     game.refresh_from_db()
@@ -136,9 +145,9 @@ def test_stale_game_totals_do_not_overwrite_rounds_recorded_meanwhile(game):
 
 def test_game_totals_sent_twice_are_stored_once(game):
     seen = game_token_now(game_id=game.pk)
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
+    game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
     history = game.history.count()
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
+    game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
     assert game.history.count() == history  # nothing written the second time
 
 
@@ -146,7 +155,7 @@ def test_a_stale_close_does_not_close_a_game_that_moved_on(game):
     record(game)
     seen = game_token_now(game_id=game.pk)
     record(game, side="b")  # another phone
-    refused(lambda: services.game_close(game_id=game.pk, seen=seen), "game_changed_meanwhile")
+    refused(lambda: game_close(game_id=game.pk, seen=seen), "game_changed_meanwhile")
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN
 
@@ -154,19 +163,19 @@ def test_a_stale_close_does_not_close_a_game_that_moved_on(game):
 def test_close_sent_twice_closes_once(game):
     record(game)
     seen = game_token_now(game_id=game.pk)
-    services.game_close(game_id=game.pk, seen=seen)
+    game_close(game_id=game.pk, seen=seen)
     history = game.history.count()
-    closed = services.game_close(game_id=game.pk, seen=seen)
+    closed = game_close(game_id=game.pk, seen=seen)
     assert closed.status == Game.Status.CLOSED
     assert game.history.count() == history
 
 
 def test_a_stale_reopen_does_not_reopen_a_corrected_game(game):
     first = record(game)
-    services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     seen = game_token_now(game_id=game.pk)
-    services.round_correct(round_id=first.pk, result="kap", side="a", seen=first.token)
-    refused(lambda: services.game_reopen(game_id=game.pk, seen=seen), "game_changed_meanwhile")
+    round_correct(round_id=first.pk, result="kap", side="a", seen=first.token)
+    refused(lambda: game_reopen(game_id=game.pk, seen=seen), "game_changed_meanwhile")
     game.refresh_from_db()
     assert (game.status, game.score_a) == (Game.Status.CLOSED, 5)
 
@@ -174,8 +183,8 @@ def test_a_stale_reopen_does_not_reopen_a_corrected_game(game):
 def test_reopen_sent_twice_is_done_once(game):
     totals(game)
     seen = game_token_now(game_id=game.pk)
-    services.game_reopen(game_id=game.pk, seen=seen)
-    reopened = services.game_reopen(game_id=game.pk, seen=seen)
+    game_reopen(game_id=game.pk, seen=seen)
+    reopened = game_reopen(game_id=game.pk, seen=seen)
     assert (reopened.status, reopened.total_a) == (Game.Status.OPEN, None)
 
 
@@ -184,7 +193,7 @@ def test_a_stale_undo_keeps_the_round_added_meanwhile(game):
     seen = game_token_now(game_id=game.pk)
     record(game, side="b")
     refused(
-        lambda: services.round_undo(game_id=game.pk, round_id=last.pk, seen=seen),
+        lambda: round_undo(game_id=game.pk, round_id=last.pk, seen=seen),
         "game_changed_meanwhile",
     )
     assert game.rounds.count() == 2
@@ -194,9 +203,9 @@ def test_undo_sent_twice_undoes_one_round(game):
     record(game)
     last = record(game, side="b")
     seen = game_token_now(game_id=game.pk)
-    assert services.round_undo(game_id=game.pk, round_id=last.pk, seen=seen) == 2
+    assert round_undo(game_id=game.pk, round_id=last.pk, seen=seen) == 2
     refused(
-        lambda: services.round_undo(game_id=game.pk, round_id=last.pk, seen=seen),
+        lambda: round_undo(game_id=game.pk, round_id=last.pk, seen=seen),
         "round_unknown",
     )
     assert list(game.rounds.values_list("number", flat=True)) == [1]
@@ -205,17 +214,17 @@ def test_undo_sent_twice_undoes_one_round(game):
 def test_a_stale_delete_keeps_a_round_corrected_meanwhile(game):
     rnd = record(game)
     seen = rnd.token
-    services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
-    refused(lambda: services.round_delete(round_id=rnd.pk, seen=seen), "round_changed")
+    round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
+    refused(lambda: round_delete(round_id=rnd.pk, seen=seen), "round_changed")
     assert game.rounds.get().result == "kap"
 
 
 def test_a_correction_sent_twice_is_made_once(game):
     rnd = record(game)
     seen = rnd.token
-    services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
+    round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
     history = Round.history.filter(id=rnd.pk).count()
-    again = services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
+    again = round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
     assert again.result == "kap"
     assert Round.history.filter(id=rnd.pk).count() == history
 
@@ -223,10 +232,10 @@ def test_a_correction_sent_twice_is_made_once(game):
 def test_a_stale_confirm_does_not_confirm_a_result_changed_meanwhile(game):
     totals(game, 20, 4)
     seen = game_token_now(game_id=game.pk)
-    services.game_reopen(game_id=game.pk, seen=seen)
+    game_reopen(game_id=game.pk, seen=seen)
     totals(game, 20, 12)
     refused(
-        lambda: services.game_confirm(game_id=game.pk, user=None, seen=seen),
+        lambda: game_confirm(game_id=game.pk, user=None, seen=seen),
         "game_changed_meanwhile",
     )
     game.refresh_from_db()
@@ -236,8 +245,8 @@ def test_a_stale_confirm_does_not_confirm_a_result_changed_meanwhile(game):
 def test_confirm_sent_twice_keeps_the_first_confirmation(game):
     totals(game)
     seen = game_token_now(game_id=game.pk)
-    first = services.game_confirm(game_id=game.pk, user=None, seen=seen).confirmed_at
-    again = services.game_confirm(game_id=game.pk, user=None, seen=seen)
+    first = game_confirm(game_id=game.pk, user=None, seen=seen).confirmed_at
+    again = game_confirm(game_id=game.pk, user=None, seen=seen)
     assert again.confirmed_at == first
 
 
@@ -246,35 +255,27 @@ def test_confirm_sent_twice_keeps_the_first_confirmation(game):
 
 def test_stale_match_totals_do_not_overwrite_totals_entered_meanwhile(bare_match):
     seen = match_token_now(match_id=bare_match.pk)
-    services.match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
+    match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
     refused(
-        lambda: services.match_totals_enter(
-            match_id=bare_match.pk, total_home=91, total_away=49, seen=seen
-        ),
+        lambda: match_totals_enter(match_id=bare_match.pk, total_home=91, total_away=49, seen=seen),
         "match_changed_meanwhile",
     )
     bare_match.refresh_from_db()
     assert (bare_match.total_home, bare_match.total_away) == (81, 74)
     # The same totals again are what is stored: a form sent twice, nothing to refuse.
-    services.match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
+    match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
 
 
 def test_a_stale_forfeit_does_not_overwrite_one_set_meanwhile(club_match):
     seen = match_token_now(match_id=club_match.pk)
-    tournament_services.match_forfeit_set(
-        match_id=club_match.pk, side="home", reason="No show", seen=seen
-    )
+    match_forfeit_set(match_id=club_match.pk, side="home", reason="No show", seen=seen)
     refused(
-        lambda: tournament_services.match_forfeit_set(
-            match_id=club_match.pk, side="away", reason="Late", seen=seen
-        ),
+        lambda: match_forfeit_set(match_id=club_match.pk, side="away", reason="Late", seen=seen),
         "match_changed_meanwhile",
     )
     club_match.refresh_from_db()
     assert (club_match.forfeit, club_match.forfeit_reason) == ("home", "No show")
-    again = tournament_services.match_forfeit_set(
-        match_id=club_match.pk, side="home", reason=" No show ", seen=seen
-    )
+    again = match_forfeit_set(match_id=club_match.pk, side="home", reason=" No show ", seen=seen)
     assert again.forfeit == "home"  # sent twice: stored once
 
 
@@ -293,7 +294,7 @@ def test_a_stale_lineup_does_not_overwrite_one_set_meanwhile(club_match):
 def test_a_stale_deduction_is_refused_when_the_list_changed(club_match):
     competition = club_match.matchday.competition
     seen = deductions_token(competition_id=competition.pk)
-    tournament_services.deduction_add(
+    deduction_add(
         competition_id=competition.pk,
         entry_id=club_match.home_id,
         points=2,
@@ -301,7 +302,7 @@ def test_a_stale_deduction_is_refused_when_the_list_changed(club_match):
         seen=seen,
     )
     refused(
-        lambda: tournament_services.deduction_add(
+        lambda: deduction_add(
             competition_id=competition.pk,
             entry_id=club_match.away_id,
             points=1,
@@ -315,16 +316,16 @@ def test_a_stale_deduction_is_refused_when_the_list_changed(club_match):
 
 def test_a_swap_made_on_pairings_changed_meanwhile_is_refused():
     competition = pairs_competition(4, schedule_format=Competition.Format.ROUND_ROBIN)
-    tournament_services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     matchday = competition.matchdays.get(number=1)
     first, second = matchday.matches.order_by("table")
     seen = matchday_token(matchday_id=matchday.pk)
     swap = {"matchday_id": matchday.pk, "entry_a_id": first.home_id, "entry_b_id": second.home_id}
-    tournament_services.matchday_entries_swap(**swap, seen=seen)
+    matchday_entries_swap(**swap, seen=seen)
     after = sorted(matchday.matches.values_list("home_id", "away_id"))
     # Sent twice it would swap back: refused, the pairings stay as the first swap made them.
     refused(
-        lambda: tournament_services.matchday_entries_swap(**swap, seen=seen),
+        lambda: matchday_entries_swap(**swap, seen=seen),
         "matchday_changed_meanwhile",
     )
     assert sorted(matchday.matches.values_list("home_id", "away_id")) == after
@@ -353,7 +354,7 @@ def test_stale_totals_on_the_sheet_show_what_is_stored_now(director_client, game
 
 def test_stale_totals_keep_the_entered_values_under_a_fresh_token(director_client, game):
     seen = game_token_now(game_id=game.pk)
-    services.game_close(game_id=game.pk, seen=seen)  # another tab: closed at 0–0
+    game_close(game_id=game.pk, seen=seen)  # another tab: closed at 0–0
     response = director_client.post(
         game_url("game_totals", game), {"total_a": 20, "total_b": 12, "seen": seen}
     )
@@ -403,7 +404,7 @@ def test_a_stale_button_on_the_sheet_shows_the_game_as_it_is(director_client, ga
 def test_a_stale_reopen_on_the_sheet_is_refused(director_client, game):
     totals(game, 20, 4)
     seen = game_token_now(game_id=game.pk)
-    services.game_reopen(game_id=game.pk, seen=seen)
+    game_reopen(game_id=game.pk, seen=seen)
     totals(game, 20, 6)
     response = director_client.post(game_url("game_reopen", game), {"seen": seen})
     assert response.status_code == 422
@@ -432,7 +433,7 @@ def test_a_correction_without_its_token_is_refused(director_client, game):
 def test_a_stale_correction_shows_the_round_as_it_is_now(director_client, game):
     rnd = record(game)
     seen = rnd.token
-    services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
+    round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
     response = director_client.post(
         game_url("round_edit", game, round_id=rnd.pk),
         {"result": "baunie", "side": "b", "seen": seen},
@@ -447,7 +448,7 @@ def test_a_stale_correction_shows_the_round_as_it_is_now(director_client, game):
 def test_a_stale_delete_keeps_the_round_and_says_why(director_client, game):
     rnd = record(game)
     seen = rnd.token
-    services.round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
+    round_correct(round_id=rnd.pk, result="kap", side="a", seen=seen)
     response = director_client.post(game_url("round_delete", game, round_id=rnd.pk), {"seen": seen})
     assert response.status_code == 422
     assert "changed meanwhile" in page(response)
@@ -469,7 +470,7 @@ def test_the_delete_page_and_the_sheet_carry_the_round_token(director_client, ga
 
 def test_stale_match_totals_show_what_the_match_holds_now(director_client, bare_match):
     seen = match_token_now(match_id=bare_match.pk)
-    services.match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
+    match_totals_enter(match_id=bare_match.pk, total_home=81, total_away=74, seen=seen)
     response = director_client.post(
         match_totals_url(bare_match), {"total_home": 91, "total_away": 49, "seen": seen}
     )
@@ -493,9 +494,7 @@ def match_manage_url(match: Match) -> str:
 
 def test_a_stale_forfeit_shows_the_forfeit_stored_now(director_client, club_match):
     seen = director_client.get(match_manage_url(club_match)).context["forfeit_form"].initial["seen"]
-    tournament_services.match_forfeit_set(
-        match_id=club_match.pk, side="home", reason="No show", seen=seen
-    )
+    match_forfeit_set(match_id=club_match.pk, side="home", reason="No show", seen=seen)
     data = {"action": "forfeit", "forfeit-side": "away", "forfeit-reason": "Late"}
     response = director_client.post(match_manage_url(club_match), {**data, "forfeit-seen": seen})
     assert response.status_code == 422
@@ -530,7 +529,7 @@ def test_a_stale_deduction_shows_the_list_as_it_is_and_keeps_the_entry(director_
     manage = reverse("competition_manage", kwargs={"slug": competition.slug})
     kampoe, toppers = TeamEntryFactory.create_batch(2, competition=competition)
     seen = director_client.get(manage).context["deduction_form"].initial["seen"]
-    tournament_services.deduction_add(
+    deduction_add(
         competition_id=competition.pk, entry_id=kampoe.pk, points=2, reason="Late", seen=seen
     )
     data = {

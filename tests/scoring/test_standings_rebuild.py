@@ -7,7 +7,9 @@ import logging
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from scoring.models import Standing
-from scoring.services import game_totals_enter, round_record, standings_rebuild
+from scoring.services.games import game_totals_enter
+from scoring.services.rounds import round_record
+from scoring.services.standings import standings_rebuild
 from scoring.tasks import standings_refresh
 from tests.builders import finished_game, play, record
 from tests.factories import (
@@ -186,15 +188,18 @@ def test_a_broker_that_is_down_loses_no_result(
 def test_as_of_is_the_last_rebuild_even_when_no_row_changed(db):
     """The rebuild rewrites only rows that changed (issue 7), so the page's "as of" comes
     from `Competition.standings_computed_at`, stamped by every rebuild."""
-    from scoring import selectors
+    from scoring.selectors.standings import (
+        competition_standings_as_of,
+        competition_standings_summary,
+    )
 
     competition = CompetitionFactory.create()
     finished_game(competition=competition)
     standings_rebuild(competition_id=competition.pk)
-    first = selectors.competition_standings_as_of(competition=competition)
+    first = competition_standings_as_of(competition=competition)
     row_stamps = sorted(Standing.objects.values_list("computed_at", flat=True))
     standings_rebuild(competition_id=competition.pk)
-    second = selectors.competition_standings_as_of(competition=competition)
+    second = competition_standings_as_of(competition=competition)
     assert first is not None and second is not None and second > first
     assert sorted(Standing.objects.values_list("computed_at", flat=True)) == row_stamps
-    assert selectors.competition_standings_summary(competition=competition).as_of == second
+    assert competition_standings_summary(competition=competition).as_of == second

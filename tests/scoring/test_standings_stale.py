@@ -15,9 +15,11 @@ from django.db import connection, connections, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import selectors, services
 from scoring.models import Game, Standing
-from scoring.services import standings_rebuild
+from scoring.selectors import standings as standings_selectors
+from scoring.services import refresh as refresh_services
+from scoring.services import standings as standings_services
+from scoring.services.standings import standings_rebuild
 from scoring.tasks import standings_refresh, standings_refresh_stale
 from tests.builders import kaps
 from tests.factories import CompetitionFactory, GameFactory
@@ -122,14 +124,14 @@ def test_a_mark_set_during_the_rebuild_stays(db, monkeypatch):
     kaps(game, 4)
     competition = game.match.matchday.competition
     newer = timezone.now() + datetime.timedelta(seconds=1)
-    computed = selectors.competition_table
+    computed = standings_selectors.competition_table
 
     def table_then_a_write(**kwargs):
         rows = computed(**kwargs)
         mark(competition, newer)  # a write this rebuild has not seen marks the standings
         return rows
 
-    monkeypatch.setattr(selectors, "competition_table", table_then_a_write)
+    monkeypatch.setattr(standings_services, "competition_table", table_then_a_write)
     standings_rebuild(competition_id=competition.pk)
     assert stale_since(competition) == newer
 
@@ -141,7 +143,7 @@ def test_a_result_saved_while_a_rebuild_runs_is_not_cleared_unseen(monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("row locks between two connections: PostgreSQL only")
     # No broker: only the mark can say that a refresh is owed.
-    monkeypatch.setattr(services, "_enqueue_standings_refresh", lambda competition_id: None)
+    monkeypatch.setattr(refresh_services, "_enqueue_standings_refresh", lambda competition_id: None)
     game = GameFactory.create()
     competition = game.match.matchday.competition
     kaps(game, 3)
@@ -149,7 +151,7 @@ def test_a_result_saved_while_a_rebuild_runs_is_not_cleared_unseen(monkeypatch):
     mark(competition, timezone.now())
 
     has_read, go_on = threading.Event(), threading.Event()
-    computed = selectors.competition_table
+    computed = standings_selectors.competition_table
 
     def table_then_wait(**kwargs):
         rows = computed(**kwargs)
@@ -157,7 +159,7 @@ def test_a_result_saved_while_a_rebuild_runs_is_not_cleared_unseen(monkeypatch):
         go_on.wait(60)
         return rows
 
-    monkeypatch.setattr(selectors, "competition_table", table_then_wait)
+    monkeypatch.setattr(standings_services, "competition_table", table_then_wait)
     writer_pid: list[int] = []
 
     def rebuild() -> None:
@@ -220,7 +222,9 @@ def test_the_sweep_selects_competitions_stale_longer_than_the_interval(db):
     older = CompetitionFactory.create()
     mark(older, LONG_AGO)
 
-    stale = selectors.competitions_standings_stale(stale_for=datetime.timedelta(seconds=30))
+    stale = standings_selectors.competitions_standings_stale(
+        stale_for=datetime.timedelta(seconds=30)
+    )
 
     assert stale == [older.pk, lost.pk]
     assert fresh.pk not in stale and just_written.pk not in stale
@@ -249,14 +253,14 @@ def test_one_failing_competition_does_not_stop_the_sweep(db, monkeypatch, caplog
     broken, fine = CompetitionFactory.create(), CompetitionFactory.create()
     mark(broken, LONG_AGO)
     mark(fine, LONG_AGO + datetime.timedelta(seconds=1))
-    rebuild = services.standings_rebuild
+    rebuild = standings_services.standings_rebuild
 
     def rebuild_or_fail(*, competition_id: int) -> int:
         if competition_id == broken.pk:
             raise RuntimeError("broken data")
         return rebuild(competition_id=competition_id)
 
-    monkeypatch.setattr(services, "standings_rebuild", rebuild_or_fail)
+    monkeypatch.setattr(standings_services, "standings_rebuild", rebuild_or_fail)
 
     assert standings_refresh_stale.apply().get() == 1
 
@@ -290,7 +294,7 @@ def test_the_page_says_when_the_standings_are_behind(db, client):
     game = GameFactory.create()
     competition = game.match.matchday.competition
     standings_rebuild(competition_id=competition.pk)
-    computed_at = selectors.competition_standings_as_of(competition=competition)
+    computed_at = standings_selectors.competition_standings_as_of(competition=competition)
     assert computed_at is not None
     assert "standings-stale" not in page(client, competition)
 

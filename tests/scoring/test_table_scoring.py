@@ -15,21 +15,30 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
-from scoring import selectors, services
 from scoring.messages import rule_message
 from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import RuleViolation
-from scoring.services import (
-    RoundRecord,
+from scoring.selectors.table import director_queue
+from scoring.services.confirmations import (
     game_dispute_resolve,
-    game_link_revoke,
-    game_links_ensure,
     game_table_reject,
     games_accept_all,
-    round_record,
-    standings_rebuild,
     table_game_confirm,
     table_game_dispute,
+)
+from scoring.services.games import game_close, game_reopen
+from scoring.services.rounds import (
+    RoundRecord,
+    game_rounds_load,
+    round_correct,
+    round_delete,
+    round_record,
+    round_undo,
+)
+from scoring.services.standings import standings_rebuild
+from scoring.services.table import (
+    game_link_revoke,
+    game_links_ensure,
     table_round_record,
     table_round_undo,
 )
@@ -292,7 +301,7 @@ def test_a_game_the_director_closed_is_frozen_for_the_table(client):
     enter(link)
     last = enter(link)
     assert b'id="table-undo"' in client.get(table_url(link)).content
-    services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     seen = game_token_now(game_id=game.pk)
 
     assert b'id="table-undo"' not in client.get(table_url(link)).content
@@ -476,11 +485,11 @@ def test_a_dispute_corrected_on_the_sheet_confirms_the_corrected_result(confirmi
     last = confirming.rounds.order_by("number").last()
     assert last is not None
     # Round 4 was a baunie, not a kap: the game stays over, the dispute stays open.
-    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
+    round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     confirming.refresh_from_db()
     assert (confirming.score_a, confirming.score_b, confirming.status) == (30, 0, "finished")
 
-    queue = selectors.director_queue(
+    queue = director_queue(
         competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
     )
     [item] = queue.disputes
@@ -502,20 +511,18 @@ def test_a_correction_that_leaves_the_game_open_lets_the_table_play_on(confirmin
     last = confirming.rounds.order_by("number").last()
     assert last is not None
     if write == "correct":
-        services.round_correct(
-            round_id=last.pk, result="kap", side="b", seen=last.token, user=director
-        )
+        round_correct(round_id=last.pk, result="kap", side="b", seen=last.token, user=director)
     elif write == "delete":
-        services.round_delete(round_id=last.pk, seen=last.token, user=director)
+        round_delete(round_id=last.pk, seen=last.token, user=director)
     else:
         seen = game_token_now(game_id=confirming.pk)
-        services.round_undo(game_id=confirming.pk, round_id=last.pk, seen=seen, user=director)
+        round_undo(game_id=confirming.pk, round_id=last.pk, seen=seen, user=director)
 
     dispute.refresh_from_db()
     confirming.refresh_from_db()
     assert (dispute.resolution, dispute.resolved_by) == ("corrected", director)
     assert confirming.status == "open" and confirming.confirmed_at is None
-    assert not selectors.director_queue(
+    assert not director_queue(
         competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
     ).disputes
     while Game.objects.get(pk=confirming.pk).status == "open":
@@ -535,11 +542,11 @@ def test_reopening_a_disputed_closed_game_decides_the_dispute():
     )
     link = link_of(game)
     enter(link)
-    services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     seen = game_token_now(game_id=game.pk)
     dispute = table_game_dispute(token=link.token, koppel="b", comment="Not closed", seen=seen)
     director = UserFactory.create()
-    services.game_reopen(game_id=game.pk, seen=seen, user=director)
+    game_reopen(game_id=game.pk, seen=seen, user=director)
     dispute.refresh_from_db()
     assert (dispute.resolution, dispute.resolved_by) == ("corrected", director)
     enter(link)  # the table plays on
@@ -572,7 +579,7 @@ def test_a_dispute_of_a_changed_result_is_not_decided_unseen(confirming):
     seen = game_token_now(game_id=confirming.pk)
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
+    round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     refused(
         "game_changed_meanwhile",
         game_dispute_resolve,
@@ -671,7 +678,7 @@ def test_the_queue_lists_disputes_and_long_unconfirmed_results(confirming):
     # `waiting` finished 15 minutes ago: its newest history record says when.
     waiting.history.update(history_date=timezone.now() - timedelta(minutes=15))
 
-    queue = selectors.director_queue(competition=competition, wait=timedelta(minutes=10))
+    queue = director_queue(competition=competition, wait=timedelta(minutes=10))
 
     assert [item.dispute for item in queue.disputes] == [dispute]
     assert [item.game.pk for item in queue.waiting] == [waiting.pk]
@@ -681,9 +688,7 @@ def test_the_queue_lists_disputes_and_long_unconfirmed_results(confirming):
 def test_without_confirmation_the_queue_lists_only_disputes(game):
     finish(link_of(GameFactory.create(competition=game.match.matchday.competition)))
     _link, dispute = disputed(game)
-    queue = selectors.director_queue(
-        competition=game.match.matchday.competition, wait=timedelta(minutes=0)
-    )
+    queue = director_queue(competition=game.match.matchday.competition, wait=timedelta(minutes=0))
     assert [item.dispute for item in queue.disputes] == [dispute] and queue.waiting == []
 
 
@@ -978,7 +983,7 @@ def evening(koppels: int) -> tuple[Competition, Game]:
     *over, last = games
     for number, game in enumerate(over):
         side = "ab"[number % 2]
-        services.game_rounds_load(game_id=game.pk, rounds=[RoundRecord("kap", side)] * 4)
+        game_rounds_load(game_id=game.pk, rounds=[RoundRecord("kap", side)] * 4)
         if number % 3 == 0:
             GameDispute.objects.create(game=game, side="b", comment=f"table {number + 1}")
     Game.history.filter(id__in=[g.pk for g in over]).update(
@@ -1017,7 +1022,7 @@ def test_table_page_and_queue_queries_are_flat(client):
 
 def test_confirming_on_the_sheet_accepts_an_open_dispute(confirming):
     """The director's confirm button on the score sheet decides the dispute as well."""
-    from scoring.services import game_confirm
+    from scoring.services.confirmations import game_confirm
 
     _link, dispute = disputed(confirming)
     director = UserFactory.create()
@@ -1025,18 +1030,18 @@ def test_confirming_on_the_sheet_accepts_an_open_dispute(confirming):
 
     dispute.refresh_from_db()
     assert (dispute.resolution, dispute.resolved_by) == ("accepted", director)
-    assert not selectors.director_queue(
+    assert not director_queue(
         competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
     ).disputes
 
 
 def test_confirming_on_the_sheet_after_a_correction_marks_the_dispute_corrected(confirming):
-    from scoring.services import game_confirm
+    from scoring.services.confirmations import game_confirm
 
     _link, dispute = disputed(confirming)
     last = confirming.rounds.order_by("number").last()
     assert last is not None
-    services.round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
+    round_correct(round_id=last.pk, result="baunie", side="a", seen=last.token)
     game_confirm(game_id=confirming.pk, user=None, seen=game_token_now(game_id=confirming.pk))
 
     dispute.refresh_from_db()
@@ -1073,9 +1078,7 @@ def test_the_history_says_what_the_table_did_and_shows_the_dispute(client, confi
     last = confirming.rounds.order_by("number").last()
     assert last is not None
     with acting(director):
-        services.round_correct(
-            round_id=last.pk, result="kap", side="b", seen=last.token, user=director
-        )
+        round_correct(round_id=last.pk, result="kap", side="b", seen=last.token, user=director)
     while Game.objects.get(pk=confirming.pk).status == "open":
         enter(link, "a")
     table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))

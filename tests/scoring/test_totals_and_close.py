@@ -6,13 +6,8 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
-from scoring.services import (
-    game_close,
-    game_reopen,
-    game_totals_enter,
-    match_totals_enter,
-    round_record,
-)
+from scoring.services.games import game_close, game_reopen, game_totals_enter, match_totals_enter
+from scoring.services.rounds import round_record
 from tests.seen import game_token_now, match_token_now, next_round, round_seen
 
 
@@ -123,7 +118,7 @@ def test_reopen_refuses_a_game_not_closed_by_the_director(game):
 
 
 def test_a_closed_game_stays_closed_through_a_correction(make_game):
-    from scoring.services import round_correct
+    from scoring.services.rounds import round_correct
 
     game = make_game(close_by_director_allowed=True)
     rnd = round_record(

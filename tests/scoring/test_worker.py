@@ -29,9 +29,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 
-from scoring import selectors
-from scoring.models import Game, Standing
-from scoring.services import STANDING_COLUMNS, round_record
+from scoring.models import STANDING_COLUMNS, Game, Standing
+from scoring.selectors.standings import competition_table
+from scoring.services.rounds import round_record
 from tests.factories import CompetitionFactory, GameFactory
 from tests.seen import next_round
 from tournaments.models import Competition
@@ -340,7 +340,7 @@ def _standings_fresh(competition: Competition) -> bool:
     }
     computed = {
         row.entry: tuple(getattr(row, column) for column in STANDING_COLUMNS)
-        for row in selectors.competition_table(competition=competition)
+        for row in competition_table(competition=competition)
     }
     return stored == computed
 

@@ -15,8 +15,11 @@ from django.db.models import Model
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import services
 from scoring.models import Game, Round, Standing
+from scoring.services.games import game_totals_enter, match_totals_enter
+from scoring.services.matches import match_create, match_forfeit_set
+from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
+from scoring.services.standings import standings_rebuild
 from scoring.tokens import deductions_token, game_token_now, match_token_now
 from tests.factories import (
     ClubEntryFactory,
@@ -45,7 +48,7 @@ from tournaments.models import (
     SquadMember,
     StandingsRefreshClaim,
 )
-from tournaments.services import deduction_add, match_create, match_forfeit_set
+from tournaments.services.deductions import deduction_add
 
 pytestmark = pytest.mark.django_db
 
@@ -53,14 +56,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game() -> Game:
     game = GameFactory.create()
-    services.round_record(
+    round_record(
         game_id=game.pk, expected_number=1, result="kap", side="a", caller_id=game.seat_1_id
     )
-    services.round_record(
-        game_id=game.pk, expected_number=2, result="gewone_winst", side="b", tricks=(3, 7)
-    )
+    round_record(game_id=game.pk, expected_number=2, result="gewone_winst", side="b", tricks=(3, 7))
     competition = game.match.matchday.competition
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     ClubEntryFactory.create()  # a club, and a club competition's entry
     # A bye on a second matchday, a deduction and a squad with a member.
     third = TeamEntryFactory.create(competition=competition)
@@ -646,7 +647,7 @@ def pairs_day(entries: int = 4, **competition_options: Any) -> tuple[Matchday, l
 def reported_totals(matchday: Matchday, home: Entry, away: Entry) -> Match:
     match = MatchFactory.create(matchday=matchday, home=home, away=away)
     seen = match_token_now(match_id=match.pk)
-    return services.match_totals_enter(match_id=match.pk, total_home=20, total_away=4, seen=seen)
+    return match_totals_enter(match_id=match.pk, total_home=20, total_away=4, seen=seen)
 
 
 def forfeited(matchday: Matchday, home: Entry, away: Entry) -> Match:
@@ -657,8 +658,8 @@ def forfeited(matchday: Matchday, home: Entry, away: Entry) -> Match:
 
 def game_with_rounds(matchday: Matchday, home: Entry, away: Entry) -> Match:
     match = match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
-    rounds = [services.RoundRecord(result="kap", side="a")]
-    services.game_rounds_load(game_id=match.games.get().pk, rounds=rounds)
+    rounds = [RoundRecord(result="kap", side="a")]
+    game_rounds_load(game_id=match.games.get().pk, rounds=rounds)
     return match
 
 
@@ -666,7 +667,7 @@ def game_with_totals(matchday: Matchday, home: Entry, away: Entry) -> Match:
     match = match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
     game = match.games.get()
     seen = game_token_now(game_id=game.pk)
-    services.game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
+    game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=seen)
     return match
 
 
@@ -676,7 +677,7 @@ def game_closed(matchday: Matchday, home: Entry, away: Entry) -> Match:
     return match
 
 
-# Every way a match holds a result (scoring.selectors.result_holders).
+# Every way a match holds a result (scoring.selectors.results.result_holders).
 MATCH_RESULTS: dict[str, Callable[[Matchday, Entry, Entry], Match]] = {
     "reported totals": reported_totals,
     "forfeit": forfeited,

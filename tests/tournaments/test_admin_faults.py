@@ -12,6 +12,7 @@ from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.models import Group, Permission, User
 
 from scoring.models import Game
+from scoring.services.matches import match_create
 from tests.factories import CompetitionFactory, UserFactory
 from tests.refreshes import queued_refreshes
 from tests.tournaments.test_admin import (
@@ -25,7 +26,6 @@ from tests.tournaments.test_admin import (
 )
 from tournaments.admin_input import AdminInputMixin
 from tournaments.models import Bye, Competition, Match
-from tournaments.services import match_create
 
 pytestmark = pytest.mark.django_db
 

@@ -8,11 +8,11 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.services.matches import match_forfeit_set
 from tests.builders import pairs_matchday
 from tests.factories import MatchFactory
 from tests.seen import match_token_now
 from tournaments.models import Match
-from tournaments.services import match_forfeit_set
 
 pytestmark = pytest.mark.django_db
 

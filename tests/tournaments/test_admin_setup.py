@@ -469,14 +469,14 @@ def test_switching_confirmation_on_mid_season_keeps_the_games_played_so_far(admi
     """Games finished before confirmation was asked for count as confirmed (by the admin
     who switched it on), instead of all leaving the standings for the queue; a game still
     in play waits for its confirmation as usual."""
-    from scoring import services
+    from scoring.services.rounds import round_record
 
     played = GameFactory.create()
     competition = played.match.matchday.competition
     for number in range(1, 3):
-        services.round_record(game_id=played.pk, expected_number=number, result="baunie", side="a")
+        round_record(game_id=played.pk, expected_number=number, result="baunie", side="a")
     in_play = GameFactory.create(match__matchday=played.match.matchday)
-    services.round_record(game_id=in_play.pk, expected_number=1, result="kap", side="a")
+    round_record(game_id=in_play.pk, expected_number=1, result="kap", side="a")
 
     response = save(admin_client, competition, confirmation_required="on")
 

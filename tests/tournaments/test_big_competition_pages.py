@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scoring import selectors
+from scoring.selectors.schedule import matchday_matches, matchday_problems
 from tests.factories import MatchdayFactory, TeamEntryFactory, league_staff
 from tournaments import views
 from tournaments.interchange import competition_import
@@ -30,17 +30,17 @@ def sample() -> Competition:
 def test_a_pairs_match_shows_and_finds_its_games_table(sample: Competition, client) -> None:
     matchday = sample.matchdays.get(number=1)
     assert not matchday.matches.filter(table__isnull=False).exists()  # the file's shape
-    shown = [m.table_shown for m in selectors.matchday_matches(matchday=matchday)]  # type: ignore[attr-defined]
+    shown = [m.table_shown for m in matchday_matches(matchday=matchday)]  # type: ignore[attr-defined]
     assert shown == sorted(shown) and None not in shown and shown[0] == 1
 
     url = reverse("matchday_detail", kwargs={"slug": sample.slug, "number": 1})
     page = client.get(url).content.decode()
     assert 'table-number">1<' in page and 'table-number">—<' not in page
-    found = list(selectors.matchday_matches(matchday=matchday, search=str(shown[1])))
+    found = list(matchday_matches(matchday=matchday, search=str(shown[1])))
     assert found[0].table_shown == shown[1]  # type: ignore[attr-defined]
     printed = client.get(reverse("matchday_print", kwargs={"slug": sample.slug, "number": 1}))
     assert 'print-table-number">—<' not in printed.content.decode()
-    assert not selectors.matchday_problems(matchday=matchday).without_table
+    assert not matchday_problems(matchday=matchday).without_table
 
 
 def test_the_problems_box_summarises_a_long_list(client) -> None:

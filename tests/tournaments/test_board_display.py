@@ -26,10 +26,14 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from benchmarks.generate import random_game
-from scoring import selectors, services
 from scoring.models import Game, GameDispute
-from scoring.selectors import TableState
-from scoring.services import RoundRecord
+from scoring.selectors import board as board_selectors
+from scoring.selectors import standings as standings_selectors
+from scoring.selectors.board import TableState
+from scoring.selectors.standings_inputs import competition_standings_inputs
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
+from scoring.services.standings import standings_rebuild
 from tests.builders import random_matchday
 from tests.factories import (
     ClubEntryFactory,
@@ -43,10 +47,10 @@ from tests.factories import (
     koppel_entries,
     league_staff,
 )
+from tests.patching import patch_everywhere
 from tests.seen import match_token_now
 from tournaments.interchange import competition_import
 from tournaments.models import Bye, Competition, Match, Matchday
-from tournaments.services import club_match_lineup_set
 
 pytestmark = pytest.mark.django_db
 
@@ -64,7 +68,7 @@ def rounds_to_end(rng: random.Random) -> list[RoundRecord]:
 
 
 def play_out(game: Game, rng: random.Random, *, confirmed: bool = True) -> None:
-    services.game_rounds_load(game_id=game.pk, rounds=rounds_to_end(rng))
+    game_rounds_load(game_id=game.pk, rounds=rounds_to_end(rng))
     if confirmed:
         Game.objects.filter(pk=game.pk).update(confirmed_at=timezone.now(), confirmed_side="b")
 
@@ -97,9 +101,7 @@ def build(koppels: int, **competition: Any) -> Evening:
             games[table] = game
             state = CYCLE[(table - 1) % len(CYCLE)]
             if state == "playing":
-                services.round_record(
-                    game_id=game.pk, expected_number=1, result="gewone_winst", side="a"
-                )
+                round_record(game_id=game.pk, expected_number=1, result="gewone_winst", side="a")
             elif state in ("finished", "awaiting", "disputed"):
                 play_out(game, rng, confirmed=state == "finished")
                 if state == "disputed":
@@ -108,7 +110,7 @@ def build(koppels: int, **competition: Any) -> Evening:
                 Match.objects.filter(pk=game.match_id).update(
                     forfeit="away", forfeit_reason="no show"
                 )
-    services.standings_rebuild(competition_id=comp.pk)
+    standings_rebuild(competition_id=comp.pk)
     return Evening(comp, comp.matchdays.get(number=2), games)
 
 
@@ -167,7 +169,7 @@ def test_the_board_shows_each_table_in_its_state(client, evening, director):
 
 
 def test_the_selector_states_and_counts(evening):
-    board = selectors.matchday_board(matchday=evening.tonight)
+    board = board_selectors.matchday_board(matchday=evening.tonight)
     by_table = {table.table: table for table in board.tables}
     assert {t: by_table[t].state.value for t in evening.games} == {
         t: CYCLE[(t - 1) % len(CYCLE)] for t in evening.games
@@ -185,7 +187,7 @@ def test_the_selector_states_and_counts(evening):
 
 def test_without_confirmation_an_unconfirmed_game_over_is_finished():
     evening = build(SAMPLE, confirmation_required=False)
-    board = selectors.matchday_board(matchday=evening.tonight)
+    board = board_selectors.matchday_board(matchday=evening.tonight)
     assert {t.table: t.state for t in board.tables}[4] == TableState.FINISHED
 
 
@@ -270,7 +272,7 @@ def club_match_on(matchday: Matchday, seed: int) -> Match:
     for game in match.games.filter(sitting=1):
         play_out(game, rng)
     second = match.games.get(sitting=2, table=1)
-    services.round_record(game_id=second.pk, expected_number=1, result="kap", side="b")
+    round_record(game_id=second.pk, expected_number=1, result="kap", side="b")
     return match
 
 
@@ -302,7 +304,7 @@ def test_a_club_match_is_shown_by_sitting_with_the_played_ones_folded(client):
     ]
     cards = re.findall(r'data-state="(\w+)"', html)
     assert cards == ["playing", "not_started", "not_started", "not_started"]
-    board = selectors.matchday_board(matchday=match.matchday)
+    board = board_selectors.matchday_board(matchday=match.matchday)
     assert board.clubs and board.matches[0].current_sitting.number == 2  # type: ignore[union-attr]
     assert board.counts.total == 16 and board.counts.finished == 4
 
@@ -374,14 +376,12 @@ def test_an_unchanged_board_answers_its_poll_with_nothing(client, evening, direc
     import datetime
     import re
 
-    from scoring import selectors
+    from scoring.selectors.board import board_version
+    from tests.patching import patch_everywhere
 
-    versioned = selectors.board_version
     minute = datetime.datetime(2026, 10, 2, 20, 15, tzinfo=datetime.UTC)  # no minute turns
-    monkeypatch.setattr(
-        selectors,
-        "board_version",
-        lambda board, **_: versioned(board, minute=minute),
+    assert patch_everywhere(
+        monkeypatch, board_version, lambda board, **_: board_version(board, minute=minute)
     )
     client.force_login(director)
     page = client.get(board_url(evening)).content.decode()
@@ -394,7 +394,7 @@ def test_an_unchanged_board_answers_its_poll_with_nothing(client, evening, direc
     assert client.get(url).status_code == 200  # a whole page (not a poll) is always sent
 
     playing = evening.games[2]
-    services.round_record(game_id=playing.pk, expected_number=2, result="kap", side="b")
+    round_record(game_id=playing.pk, expected_number=2, result="kap", side="b")
     fresh = client.get(url, **HTMX)
     assert fresh.status_code == 200
     assert fresh.content.decode().lstrip().startswith('<div id="board"')
@@ -429,7 +429,7 @@ def test_the_display_shows_tonights_tables_and_the_stored_standings(client, even
     def recompute(**_: Any) -> None:
         raise AssertionError("the display must read the stored standings")
 
-    monkeypatch.setattr(selectors, "competition_standings_inputs", recompute)
+    assert patch_everywhere(monkeypatch, competition_standings_inputs, recompute)
     html = client.get(display_url(evening.competition)).content.decode()
     assert "Matchday 2" in html
     for table, game in evening.games.items():
@@ -439,7 +439,7 @@ def test_the_display_shows_tonights_tables_and_the_stored_standings(client, even
     assert escape(bye.entry) in html.split("display-bye-name")[1]
     ranks = re.findall(r'<span class="display-rank">(\d+)</span>', html)
     assert len(ranks) == 12 + 1
-    first = selectors.competition_standings(competition=evening.competition)[0]
+    first = standings_selectors.competition_standings(competition=evening.competition)[0]
     assert escape(first.entry) in html.split('class="display-item display-standing"')[1]
 
 
@@ -500,7 +500,7 @@ def pairs_matchdays(dates: list[datetime.date | None]) -> tuple[Competition, lis
 
 
 def current(competition: Competition) -> int | None:
-    found = selectors.competition_display_matchday(competition=competition)
+    found = board_selectors.competition_display_matchday(competition=competition)
     return found.number if found else None
 
 
@@ -517,7 +517,7 @@ def test_the_current_matchday_is_the_newest_with_open_games():
 
 def test_a_game_in_play_makes_its_matchday_current():
     competition, games = pairs_matchdays([None, None, None])
-    services.round_record(game_id=games[0].pk, expected_number=1, result="kap", side="a")
+    round_record(game_id=games[0].pk, expected_number=1, result="kap", side="a")
     assert current(competition) == 1
 
 
@@ -542,9 +542,9 @@ def test_forfeited_matches_leave_no_open_game():
 
 def test_a_matchday_asked_for_by_number():
     competition, _games = pairs_matchdays([None, None])
-    found = selectors.competition_display_matchday(competition=competition, number=1)
+    found = board_selectors.competition_display_matchday(competition=competition, number=1)
     assert found is not None and found.number == 1
-    assert selectors.competition_display_matchday(competition=competition, number=7) is None
+    assert board_selectors.competition_display_matchday(competition=competition, number=7) is None
 
 
 # ---------------------------------------------------------------- query counts
@@ -596,10 +596,10 @@ def test_query_counts_are_flat_from_the_sample_size_to_200_koppels(client: Clien
     for name, (small, big) in counts.items():
         budget = BOARD_BUDGET if name.startswith("board") else DISPLAY_BUDGET
         assert small == big <= budget, (name, small, big)
-    board = selectors.matchday_board(matchday=sizes[1].tonight)
+    board = board_selectors.matchday_board(matchday=sizes[1].tonight)
     assert board.counts.total == BIG // 2 and len(board.byes) == 1
     with CaptureQueriesContext(connection) as captured:
-        selectors.matchday_board(matchday=sizes[1].tonight)
+        board_selectors.matchday_board(matchday=sizes[1].tonight)
     assert len(captured.captured_queries) == 5
 
 
@@ -613,7 +613,7 @@ def test_the_club_board_queries_do_not_grow_with_the_matches(client: Client) -> 
     for seed in (4, 5, 6):
         club_match_on(match.matchday, seed)
     assert queries(client, url) == one <= BOARD_BUDGET
-    assert selectors.matchday_board(matchday=match.matchday).counts.total == 4 * 16
+    assert board_selectors.matchday_board(matchday=match.matchday).counts.total == 4 * 16
 
 
 # ---------------------------------------------------------------- the sample, in Dutch

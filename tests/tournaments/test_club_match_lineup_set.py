@@ -10,15 +10,12 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import forfeit_check, match_forfeit_set
+from scoring.services.schedule import schedule_round_robin_create
 from tests.builders import club_competition, koppels_of, pairs_competition
 from tests.seen import match_token_now
 from tournaments.models import Competition, Match, Team
-from tournaments.services import (
-    club_match_lineup_set,
-    forfeit_check,
-    match_forfeit_set,
-    schedule_round_robin_create,
-)
 
 pytestmark = pytest.mark.django_db
 

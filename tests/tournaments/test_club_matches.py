@@ -10,10 +10,15 @@ import pytest
 from django.apps import apps as django_apps
 from django.urls import reverse
 
-from scoring import selectors
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
-from scoring.services import game_confirm, game_totals_enter, round_record, standings_rebuild
+from scoring.selectors.matches import match_movement
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_totals_enter
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_forfeit_set
+from scoring.services.rounds import round_record
+from scoring.services.standings import standings_rebuild
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -27,13 +32,8 @@ from tests.factories import (
 )
 from tests.seen import deductions_token, game_token_now, match_token_now, next_round, round_seen
 from tournaments.models import Competition, Entry, Match, Squad, Team
-from tournaments.services import (
-    club_match_lineup_set,
-    deduction_add,
-    match_forfeit_set,
-    squad_member_add,
-    squad_member_remove,
-)
+from tournaments.services.deductions import deduction_add
+from tournaments.services.squads import squad_member_add, squad_member_remove
 
 pytestmark = pytest.mark.django_db
 
@@ -421,7 +421,7 @@ def test_a_correction_after_confirmation_needs_a_new_confirmation():
     for _ in range(4):
         round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     game_confirm(game_id=game.pk, seen=game_token_now(game_id=game.pk), user=None)
-    from scoring.services import round_correct
+    from scoring.services.rounds import round_correct
 
     last = game.rounds.order_by("-number").first()
     assert last is not None
@@ -537,7 +537,7 @@ def test_sittings_are_capped_at_the_koppels_a_side():
     for team in home[:2]:
         opponents = [g.team_b_id for g in games if g.team_a_id == team.pk]
         assert sorted(opponents) == sorted([away[0].pk, away[1].pk])
-    movement = selectors.match_movement(match=Match.objects.get(pk=match.pk))
+    movement = match_movement(match=Match.objects.get(pk=match.pk))
     assert movement is not None
     assert (movement.tables, movement.sittings, movement.planned, movement.capped) == (
         2,
@@ -555,7 +555,7 @@ def test_the_koppel_facing_an_empty_place_sits_out():
         home_teams=ids(home),
         away_teams=ids([*away[:5], None]),
     )
-    movement = selectors.match_movement(match=Match.objects.get(pk=match.pk))
+    movement = match_movement(match=Match.objects.get(pk=match.pk))
     assert movement is not None
     assert not movement.capped
     idle = {number: [team.pk for team in teams] for number, teams in movement.sits_out.items()}
@@ -576,7 +576,7 @@ def test_a_late_koppel_leaves_its_opponent_sitting_out_until_it_comes():
     )
     match.refresh_from_db()
     assert match.lineup["late"] == {str(away[5].pk): 2}
-    movement = selectors.match_movement(match=match)
+    movement = match_movement(match=match)
     assert movement is not None
     assert {n: [t.pk for t in teams] for n, teams in movement.sits_out.items()} == {1: [home[5].pk]}
 

@@ -10,14 +10,14 @@ from django.urls import reverse
 
 from scoring.models import Standing
 from scoring.rules import RuleViolation
-from scoring.services import standings_rebuild
+from scoring.services.standings import standings_rebuild
 from scoring.tokens import deductions_token
 from tests.factories import CompetitionFactory, TeamEntryFactory, league_staff
 from tests.refreshes import queued_refreshes
 from tests.tournaments.test_import_helpers import document
-from tournaments import services
 from tournaments.interchange import InterchangeError, competition_export, competition_import
 from tournaments.models import Competition, Deduction
+from tournaments.services.deductions import deduction_add, deduction_void
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ def competition() -> Competition:
 def deduct(competition: Competition, points: int = 3, reason: str = "late") -> Deduction:
     entry = competition.entries.order_by("pk").first()
     assert entry is not None
-    return services.deduction_add(
+    return deduction_add(
         competition_id=competition.pk,
         entry_id=entry.pk,
         points=points,
@@ -45,7 +45,7 @@ def deduct(competition: Competition, points: int = 3, reason: str = "late") -> D
 def test_voiding_stamps_time_and_reason_and_keeps_the_row(competition):
     deduction = deduct(competition)
 
-    services.deduction_void(deduction_id=deduction.pk, reason="  appeal upheld  ")
+    deduction_void(deduction_id=deduction.pk, reason="  appeal upheld  ")
 
     deduction.refresh_from_db()
     assert deduction.voided_at is not None
@@ -59,7 +59,7 @@ def test_a_voided_deduction_no_longer_counts_in_the_standings(competition):
     standings_rebuild(competition_id=competition.pk)
     assert Standing.objects.get(entry=kept.entry).deducted == 4
 
-    services.deduction_void(deduction_id=voided.pk, reason="appeal upheld")
+    deduction_void(deduction_id=voided.pk, reason="appeal upheld")
     standings_rebuild(competition_id=competition.pk)
 
     row = Standing.objects.get(entry=kept.entry)
@@ -71,7 +71,7 @@ def test_voiding_queues_a_standings_refresh(competition, django_capture_on_commi
     entry = competition.entries.first()
     deduction = Deduction.objects.create(competition=competition, entry=entry, points=2, reason="x")
     with django_capture_on_commit_callbacks() as callbacks:
-        services.deduction_void(deduction_id=deduction.pk, reason="appeal upheld")
+        deduction_void(deduction_id=deduction.pk, reason="appeal upheld")
     assert queued_refreshes(callbacks) == [competition.pk]
 
 
@@ -87,7 +87,7 @@ def test_a_void_without_a_usable_reason_is_refused(competition, reason, code):
     deduction = deduct(competition)
 
     with pytest.raises(RuleViolation) as caught:
-        services.deduction_void(deduction_id=deduction.pk, reason=reason)
+        deduction_void(deduction_id=deduction.pk, reason=reason)
 
     assert caught.value.code == code
     deduction.refresh_from_db()
@@ -96,10 +96,10 @@ def test_a_void_without_a_usable_reason_is_refused(competition, reason, code):
 
 def test_voiding_twice_is_refused_and_keeps_the_first_reason(competition):
     deduction = deduct(competition)
-    services.deduction_void(deduction_id=deduction.pk, reason="first")
+    deduction_void(deduction_id=deduction.pk, reason="first")
 
     with pytest.raises(RuleViolation) as caught:
-        services.deduction_void(deduction_id=deduction.pk, reason="second")
+        deduction_void(deduction_id=deduction.pk, reason="second")
 
     assert caught.value.code == "deduction_already_void"
     assert caught.value.params["void_reason"] == "first"
@@ -109,7 +109,7 @@ def test_voiding_twice_is_refused_and_keeps_the_first_reason(competition):
 
 def test_voiding_an_unknown_deduction_is_refused(db):
     with pytest.raises(RuleViolation) as caught:
-        services.deduction_void(deduction_id=987654, reason="x")
+        deduction_void(deduction_id=987654, reason="x")
     assert caught.value.code == "deduction_unknown"
 
 
@@ -138,7 +138,7 @@ def test_the_director_page_strikes_a_voided_deduction_through_and_the_public_pag
     client.force_login(league_staff())
     with refreshed():  # the refreshes the two writes queue, as the worker runs them
         deduction = deduct(competition, reason="Late by 30 minutes")
-        services.deduction_void(deduction_id=deduction.pk, reason="Clock was wrong")
+        deduction_void(deduction_id=deduction.pk, reason="Clock was wrong")
 
     manage = client.get(reverse("competition_manage", kwargs={"slug": competition.slug}))
     html = manage.content.decode()

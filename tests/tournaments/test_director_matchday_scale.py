@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring import services as scoring_services
+from scoring.services.games import game_totals_enter
+from scoring.services.schedule import swiss_matchday_pair
 from tests.factories import CompetitionFactory, TeamEntryFactory
 from tests.seen import game_token_now, matchday_token
-from tournaments import director_views, services
+from tournaments import director_views
 from tournaments.forms import ENTRY_SELECT_MAX, entry_lookup, entry_suggestions
 from tournaments.models import Competition, Entry, Match, Matchday
 
@@ -36,7 +37,7 @@ def swiss_of(count: int, **fields: Any) -> Matchday:
             team__key=f"k{number}",
             team__name="Twins" if number < 2 else "",
         )
-    return services.swiss_matchday_pair(competition_id=competition.pk, number=1)
+    return swiss_matchday_pair(competition_id=competition.pk, number=1)
 
 
 @pytest.fixture
@@ -273,9 +274,7 @@ def test_no_delete_button_when_a_match_on_another_page_has_results(
     last = big.matches.order_by("table").last()
     assert last is not None
     game = last.games.get()
-    scoring_services.game_totals_enter(
-        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4
-    )
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4)
     page = text(director_client.get(url(big)))
     assert 20 not in tables_shown(page)  # the match with results is on page 4
     assert 'id="matchday-delete-form"' not in page

@@ -12,10 +12,19 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring import services as scoring_services
 from scoring.messages import pairing_reason_message, rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.services.games import game_totals_enter
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_create, match_forfeit_set
+from scoring.services.rounds import round_record
+from scoring.services.schedule import (
+    matchday_create,
+    schedule_round_robin_create,
+    swiss_matchday_pair,
+)
+from scoring.services.standings import standings_rebuild
 from tests.builders import club_competition, koppels_of, pairs_competition
 from tests.factories import (
     CompetitionFactory,
@@ -32,9 +41,10 @@ from tests.seen import (
     next_matchday,
     next_round,
 )
-from tournaments import services
 from tournaments.director_views import lineup_initial
 from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Squad, Team
+from tournaments.services.deductions import deduction_add
+from tournaments.services.squads import squad_member_add
 
 pytestmark = pytest.mark.django_db
 
@@ -61,14 +71,14 @@ def league() -> Competition:
     competition = pairs_competition(
         4, slug="league", schedule_format=Competition.Format.ROUND_ROBIN
     )
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     return competition
 
 
 @pytest.fixture
 def club_match() -> Match:
     competition = club_competition()
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     return Match.objects.get(matchday__competition=competition, matchday__number=1)
 
 
@@ -86,7 +96,7 @@ def match_url(match: Match) -> str:
 def finish_matchday(matchday: Matchday) -> None:
     """Every game of the matchday ends 20–(2 × table)."""
     for game in Game.objects.filter(match__matchday=matchday).order_by("table"):
-        scoring_services.game_totals_enter(
+        game_totals_enter(
             game_id=game.pk,
             seen=game_token_now(game_id=game.pk),
             total_a=20,
@@ -288,7 +298,7 @@ def test_pair_a_swiss_matchday_then_the_refusal_and_the_override(director_client
 
 
 def test_pairing_after_a_finished_matchday_needs_no_reason(director_client, swiss):
-    first = services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
+    first = swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     finish_matchday(first)
     response = director_client.post(manage_url(swiss), pair_data(swiss))
     assert response.status_code == 302
@@ -360,7 +370,7 @@ def test_a_deduction_without_reason_or_points_is_refused(director_client, league
 def test_a_deduction_of_another_competition_cannot_be_touched(director_client, league, swiss):
     other_entry = swiss.entries.first()
     assert other_entry is not None
-    deduction = services.deduction_add(
+    deduction = deduction_add(
         competition_id=swiss.pk,
         seen=deductions_token(competition_id=swiss.pk),
         entry_id=other_entry.pk,
@@ -392,9 +402,9 @@ def test_a_deduction_of_another_competition_cannot_be_touched(director_client, l
 
 
 def test_matchday_page_shows_tables_reasons_and_the_bye(director_client, swiss):
-    first = services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
+    first = swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     finish_matchday(first)
-    services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
+    swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     html = text(director_client.get(matchday_url(swiss, 2)))
     assert "Why this pairing" in html
     # After matchday 1, an odd number of koppels have 2 points: table 1 floats one of them
@@ -531,7 +541,7 @@ def test_htmx_matchday_action_answers_with_the_partial(director_client, league):
 
 
 def test_printable_matchday_is_public_with_tables_and_a_score_grid(client, swiss):
-    services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
+    swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     response = client.get(reverse("matchday_print", kwargs={"slug": swiss.slug, "number": 1}))
     assert response.status_code == 200
     html = text(response)
@@ -614,7 +624,7 @@ def test_a_koppel_twice_in_the_lineup_is_refused_in_words(director_client, club_
 
 def test_a_late_koppel_joins_at_its_sitting(director_client):
     competition = club_competition(late_koppel_until_sitting=2, min_koppels=1)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
     page = text(director_client.get(match_url(match)))
@@ -678,7 +688,7 @@ def test_a_forfeit_without_reason_is_refused(director_client, club_match):
 
 def test_public_match_page_shows_sittings_running_score_and_the_koppel_ranking(client, club_match):
     home, away = koppels_of(club_match.home), koppels_of(club_match.away)
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=club_match.pk,
         seen=match_token_now(match_id=club_match.pk),
         home_teams=[t.pk for t in home[:2]],
@@ -687,7 +697,7 @@ def test_public_match_page_shows_sittings_running_score_and_the_koppel_ranking(c
     totals = {(1, 1): (20, 4), (1, 2): (10, 20), (2, 1): (20, 6), (2, 2): (20, 8)}
     for game in club_match.games.all():
         a, b = totals[(game.sitting, game.table)]
-        scoring_services.game_totals_enter(
+        game_totals_enter(
             game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=a, total_b=b
         )
     html = text(
@@ -713,7 +723,7 @@ def test_public_match_page_shows_sittings_running_score_and_the_koppel_ranking(c
 
 def test_public_matchday_page_shows_tables_byes_and_club_scores(client):
     competition = pairs_competition(3, schedule_format=Competition.Format.ROUND_ROBIN)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     html = text(
         client.get(reverse("matchday_detail", kwargs={"slug": competition.slug, "number": 1}))
     )
@@ -728,7 +738,7 @@ def test_confirm_a_finished_game_on_the_score_sheet(director_client, client, ref
     competition = pairs_competition(
         2, confirmation_required=True, schedule_format=Competition.Format.ROUND_ROBIN
     )
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     game = Game.objects.get(match__matchday__competition=competition)
     sheet = reverse("game_sheet", kwargs={"slug": competition.slug, "game_id": game.pk})
     confirm = reverse("game_confirm", kwargs={"slug": competition.slug, "game_id": game.pk})
@@ -737,9 +747,7 @@ def test_confirm_a_finished_game_on_the_score_sheet(director_client, client, ref
     assert refused.status_code == 422
     assert "Only a finished game can be confirmed." in text(refused)
 
-    scoring_services.game_totals_enter(
-        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4
-    )
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=4)
     page = text(director_client.get(sheet))
     assert "Confirm result 20–4" in page
     assert "awaiting confirmation" in page
@@ -767,7 +775,7 @@ def test_confirming_needs_a_director(stranger_client):
     competition = pairs_competition(
         2, confirmation_required=True, schedule_format=Competition.Format.ROUND_ROBIN
     )
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     game = Game.objects.get(match__matchday__competition=competition)
     confirm = reverse("game_confirm", kwargs={"slug": competition.slug, "game_id": game.pk})
     assert stranger_client.post(confirm).status_code == 403
@@ -778,20 +786,20 @@ def test_confirming_needs_a_director(stranger_client):
 
 
 def test_standings_show_every_tiebreak_byes_deductions_and_open_games(client, swiss):
-    first = services.swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
+    first = swiss_matchday_pair(competition_id=swiss.pk, number=next_matchday(swiss.pk))
     finish_matchday(first)
-    services.swiss_matchday_pair(
+    swiss_matchday_pair(
         competition_id=swiss.pk, number=next_matchday(swiss.pk)
     )  # matchday 2 left open
     entry = swiss.entries.get(team__name="Kampoe")
-    services.deduction_add(
+    deduction_add(
         competition_id=swiss.pk,
         seen=deductions_token(competition_id=swiss.pk),
         entry_id=entry.pk,
         points=3,
         reason="No show",
     )
-    scoring_services.standings_rebuild(competition_id=swiss.pk)
+    standings_rebuild(competition_id=swiss.pk)
     html = text(client.get(reverse("competition_detail", kwargs={"slug": swiss.slug})))
     for header in ("Buchholz", "H2H", "Byes", "Ded."):
         assert f">{header}<" in html, header
@@ -804,7 +812,7 @@ def test_standings_show_every_tiebreak_byes_deductions_and_open_games(client, sw
 
 def test_standings_without_tiebreak_extras_show_no_extra_columns(client, league):
     finish_matchday(league.matchdays.get(number=1))
-    scoring_services.standings_rebuild(competition_id=league.pk)
+    standings_rebuild(competition_id=league.pk)
     html = text(client.get(reverse("competition_detail", kwargs={"slug": league.slug})))
     for header in ("Buchholz", "Byes", "Ded."):
         assert f">{header}<" not in html, header
@@ -870,11 +878,11 @@ def test_manage_pages_queries_do_not_grow_with_the_schedule(
     small = pairs_competition(4, slug="small", schedule_format=Competition.Format.ROUND_ROBIN)
     big = pairs_competition(8, slug="big", schedule_format=Competition.Format.DOUBLE_ROUND_ROBIN)
     for competition in (small, big):
-        services.schedule_round_robin_create(competition_id=competition.pk)
+        schedule_round_robin_create(competition_id=competition.pk)
         finish_matchday(competition.matchdays.get(number=1))
         entry = competition.entries.first()
         assert entry is not None
-        services.deduction_add(
+        deduction_add(
             competition_id=competition.pk,
             seen=deductions_token(competition_id=competition.pk),
             entry_id=entry.pk,
@@ -895,7 +903,7 @@ def test_club_match_page_queries_are_bounded(
     director_client, club_match, django_assert_max_num_queries
 ):
     home, away = koppels_of(club_match.home), koppels_of(club_match.away)
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=club_match.pk,
         seen=match_token_now(match_id=club_match.pk),
         home_teams=[t.pk for t in home[:2]],
@@ -944,12 +952,12 @@ def squad_of(entry: Entry, teams: list[Team], season: str = "2026-2027") -> None
     squad, _created = Squad.objects.get_or_create(club=entry.club, season=season)
     for team in teams:
         for player in (team.player_1, team.player_2):
-            services.squad_member_add(squad_id=squad.pk, player_id=player.pk)
+            squad_member_add(squad_id=squad.pk, player_id=player.pk)
 
 
 def test_with_squads_the_lineup_form_offers_only_koppels_on_the_squad(director_client):
     competition = club_competition(squads_required=True)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
     squad_of(match.home, home[:2])  # home[2] is not on the squad
@@ -967,12 +975,12 @@ def test_with_squads_the_lineup_form_offers_only_koppels_on_the_squad(director_c
 
 def test_the_service_refuses_an_off_squad_koppel_in_words(director_client):
     competition = club_competition(squads_required=True)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
     squad_of(match.away, away)
     with pytest.raises(RuleViolation) as caught:
-        services.club_match_lineup_set(
+        club_match_lineup_set(
             match_id=match.pk,
             seen=match_token_now(match_id=match.pk),
             home_teams=[t.pk for t in home[:2]],
@@ -986,10 +994,10 @@ def test_a_derived_forfeit_and_a_match_deduction_show_on_the_match_and_matchday_
     director_client, client
 ):
     competition = club_competition()
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=match.pk,
         seen=match_token_now(match_id=match.pk),
         home_teams=[t.pk for t in home[:2]],
@@ -1000,7 +1008,7 @@ def test_a_derived_forfeit_and_a_match_deduction_show_on_the_match_and_matchday_
     squad_of(match.home, home[1:2])
     squad_of(match.away, away[:2])
     Competition.objects.filter(pk=competition.pk).update(squads_required=True)
-    services.deduction_add(
+    deduction_add(
         competition_id=competition.pk,
         seen=deductions_token(competition_id=competition.pk),
         entry_id=match.away_id,
@@ -1025,7 +1033,7 @@ def test_a_derived_forfeit_and_a_match_deduction_show_on_the_match_and_matchday_
 
 
 def test_a_recorded_forfeit_shows_on_the_matchday_pages(director_client, client, club_match):
-    services.match_forfeit_set(
+    match_forfeit_set(
         match_id=club_match.pk,
         seen=match_token_now(match_id=club_match.pk),
         side="away",
@@ -1042,7 +1050,7 @@ def test_fewer_koppels_than_sittings_and_who_sits_out_show_on_the_match_pages(
     director_client, client
 ):
     competition = club_competition(koppels_per_side=3, min_koppels=2, sittings=3)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
     response = director_client.post(
@@ -1080,10 +1088,10 @@ def test_fewer_koppels_than_sittings_and_who_sits_out_show_on_the_match_pages(
 
 def test_the_lineup_form_reads_the_stored_lineup_then_the_games():
     competition = club_competition(late_koppel_until_sitting=2, min_koppels=1)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     home, away = koppels_of(match.home), koppels_of(match.away)
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=match.pk,
         seen=match_token_now(match_id=match.pk),
         home_teams=[home[0].pk, None],
@@ -1111,7 +1119,7 @@ def test_the_directors_live_top_koppels_wait_for_the_first_points(
     public page only the koppel ranking of finished games, so it never shows a score that
     may still change."""
     home, away = koppels_of(club_match.home), koppels_of(club_match.away)
-    services.club_match_lineup_set(
+    club_match_lineup_set(
         match_id=club_match.pk,
         seen=match_token_now(match_id=club_match.pk),
         home_teams=[t.pk for t in home[:2]],
@@ -1119,7 +1127,7 @@ def test_the_directors_live_top_koppels_wait_for_the_first_points(
     )
     assert "Top-scoring koppels" not in text(director_client.get(match_url(club_match)))
     game = club_match.games.get(sitting=1, table=1)
-    scoring_services.round_record(
+    round_record(
         game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="b"
     )
     assert "Top-scoring koppels" in text(director_client.get(match_url(club_match)))
@@ -1156,7 +1164,7 @@ def test_printable_matchday_has_24_rounds_and_finished_scores(client, league):
 
 def test_rematches_and_second_byes_are_problems_with_a_warning(director_client):
     competition = pairs_competition(3, schedule_format=Competition.Format.ROUND_ROBIN)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     first, second = (competition.matchdays.get(number=n) for n in (1, 2))
     bye_1 = Bye.objects.get(matchday=first).entry
     bye_2 = Bye.objects.get(matchday=second).entry
@@ -1184,11 +1192,9 @@ def test_rematches_and_second_byes_are_problems_with_a_warning(director_client):
 def test_an_added_rematch_warns(director_client):
     competition = CompetitionFactory.create(schedule_format="manual")
     home, away = TeamEntryFactory.create_batch(2, competition=competition)
-    first = services.matchday_create(
-        competition_id=competition.pk, number=next_matchday(competition.pk)
-    )
-    services.match_create(matchday_id=first.pk, home_id=home.pk, away_id=away.pk)
-    services.matchday_create(competition_id=competition.pk, number=next_matchday(competition.pk))
+    first = matchday_create(competition_id=competition.pk, number=next_matchday(competition.pk))
+    match_create(matchday_id=first.pk, home_id=home.pk, away_id=away.pk)
+    matchday_create(competition_id=competition.pk, number=next_matchday(competition.pk))
     response = director_client.post(
         matchday_url(competition, 2),
         {"action": "add", "add-home": away.pk, "add-away": home.pk},
@@ -1202,7 +1208,7 @@ def test_an_added_rematch_warns(director_client):
 
 def test_a_double_round_robin_return_leg_is_no_rematch_problem(director_client):
     competition = pairs_competition(4, slug="double", schedule_format="double_round_robin")
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     last = competition.matchdays.order_by("-number").first()
     assert last is not None
     assert "is a rematch" not in text(director_client.get(matchday_url(competition, last.number)))

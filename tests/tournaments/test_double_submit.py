@@ -14,9 +14,17 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from scoring import services as scoring_services
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
+from scoring.services.games import game_close, game_totals_enter
+from scoring.services.matches import match_create, match_forfeit_set
+from scoring.services.rounds import round_record
+from scoring.services.schedule import (
+    matchday_create,
+    matchday_delete,
+    schedule_round_robin_create,
+    swiss_matchday_pair,
+)
 from tests.builders import club_competition, koppels_of, pairs_competition
 from tests.factories import (
     CompetitionFactory,
@@ -27,8 +35,8 @@ from tests.factories import (
 )
 from tests.pages import game_url, manage_url, matchday_url
 from tests.seen import deductions_token, game_token_now, match_token_now, next_round
-from tournaments import services
 from tournaments.models import Bye, Competition, Deduction, Match, Matchday
+from tournaments.services.deductions import deduction_add
 
 pytestmark = pytest.mark.django_db
 
@@ -80,11 +88,11 @@ def test_add_matchday_twice_adds_one(director_client, manual):
 def test_a_stale_add_matchday_form_says_the_numbering_moved_on(director_client, manual):
     page = director_client.get(manage_url(manual))
     data = form_data(page, "matchday_form", "matchday_add")
-    services.matchday_create(competition_id=manual.pk, number=1)
-    services.matchday_create(competition_id=manual.pk, number=2)
-    services.matchday_delete(matchday_id=manual.matchdays.get(number=2).pk)
-    services.matchday_delete(matchday_id=manual.matchdays.get(number=1).pk)
-    services.matchday_create(competition_id=manual.pk, number=1)
+    matchday_create(competition_id=manual.pk, number=1)
+    matchday_create(competition_id=manual.pk, number=2)
+    matchday_delete(matchday_id=manual.matchdays.get(number=2).pk)
+    matchday_delete(matchday_id=manual.matchdays.get(number=1).pk)
+    matchday_create(competition_id=manual.pk, number=1)
     data["matchday-number"] = 3  # a form made while matchday 2 was the last one
     response = director_client.post(manage_url(manual), data)
     assert response.status_code == 422
@@ -93,7 +101,7 @@ def test_a_stale_add_matchday_form_says_the_numbering_moved_on(director_client, 
 
 
 def test_add_match_twice_adds_one(director_client, manual):
-    services.matchday_create(competition_id=manual.pk, number=1)
+    matchday_create(competition_id=manual.pk, number=1)
     home, away = manual.entries.order_by("pk")[:2]
     data = {"action": "add", "add-home": home.pk, "add-away": away.pk, "add-table": ""}
     first, second = twice(director_client, matchday_url(manual, 1), data)
@@ -156,7 +164,7 @@ def test_htmx_double_pair_answers_with_the_schedule(director_client):
 
 def test_move_twice_moves_once(director_client):
     competition = pairs_competition(4, schedule_format=Competition.Format.ROUND_ROBIN)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     first_match, second_match = competition.matchdays.get(number=1).matches.order_by("table")
     data = {"action": "move", "move-match": first_match.pk, "move-table": "2"}
     first, second = twice(director_client, matchday_url(competition, 1), data)
@@ -169,7 +177,7 @@ def test_move_twice_moves_once(director_client):
 
 def test_lineup_twice_makes_the_games_once(director_client):
     competition = club_competition()
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     url = reverse("match_manage", kwargs={"slug": competition.slug, "match_id": match.pk})
     home, away = koppels_of(match.home), koppels_of(match.away)
@@ -191,7 +199,7 @@ def test_lineup_twice_makes_the_games_once(director_client):
 
 def test_forfeit_twice_is_recorded_once(director_client):
     competition = club_competition()
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule_round_robin_create(competition_id=competition.pk)
     match = Match.objects.get(matchday__competition=competition, matchday__number=1)
     url = reverse("match_manage", kwargs={"slug": competition.slug, "match_id": match.pk})
     data = form_data(
@@ -232,14 +240,12 @@ def test_record_a_round_twice_records_it_once(director_client, game):
     ],
 )
 def test_a_sheet_button_pressed_twice_acts_once(director_client, game, name, prepare, expected):
-    scoring_services.round_record(
-        game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
-    )
+    round_record(game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a")
     if prepare == "close":
-        scoring_services.game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+        game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     elif prepare == "totals":
         Round.objects.filter(game=game).delete()
-        scoring_services.game_totals_enter(
+        game_totals_enter(
             game_id=game.pk, total_a=20, total_b=4, seen=game_token_now(game_id=game.pk)
         )
     seen = director_client.get(game_url("game_sheet", game)).context["seen"]
@@ -263,7 +269,7 @@ def test_totals_twice_are_entered_once(director_client, game):
 
 def test_undo_twice_undoes_one_round(director_client, game):
     for side in "ab":
-        scoring_services.round_record(
+        round_record(
             game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side=side
         )
     undo = director_client.get(game_url("game_sheet", game)).context["undo_form"]
@@ -276,7 +282,7 @@ def test_undo_twice_undoes_one_round(director_client, game):
 
 def test_delete_twice_deletes_one_round(director_client, game):
     for side in "ab":
-        scoring_services.round_record(
+        round_record(
             game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side=side
         )
     first_round = game.rounds.get(number=1)
@@ -316,7 +322,7 @@ def delete_data(matchday: Matchday) -> dict[str, Any]:
 
 def test_the_last_empty_matchday_can_be_deleted_with_its_matches_and_byes(director_client):
     competition = pairs_competition(5, schedule_format=Competition.Format.SWISS)
-    services.swiss_matchday_pair(competition_id=competition.pk, number=1, override_reason="")
+    swiss_matchday_pair(competition_id=competition.pk, number=1, override_reason="")
     matchday = competition.matchdays.get()
     page = text(director_client.get(matchday_url(competition, 1)))
     assert 'id="matchday-delete-form"' in page
@@ -341,7 +347,7 @@ def test_the_last_empty_matchday_can_be_deleted_with_its_matches_and_byes(direct
 
 
 def test_htmx_delete_sends_the_browser_to_the_schedule(director_client, manual):
-    matchday = services.matchday_create(competition_id=manual.pk, number=1)
+    matchday = matchday_create(competition_id=manual.pk, number=1)
     response = director_client.post(matchday_url(manual, 1), delete_data(matchday), **HTMX)
     assert response.status_code == 200
     assert response["HX-Redirect"] == manage_url(manual)
@@ -350,13 +356,11 @@ def test_htmx_delete_sends_the_browser_to_the_schedule(director_client, manual):
 
 def test_a_matchday_with_results_is_not_deleted(director_client):
     competition = pairs_competition(4, schedule_format=Competition.Format.MANUAL)
-    matchday = services.matchday_create(competition_id=competition.pk, number=1)
+    matchday = matchday_create(competition_id=competition.pk, number=1)
     home, away = competition.entries.order_by("pk")[:2]
-    match = services.match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
+    match = match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
     game = match.games.get()
-    scoring_services.game_totals_enter(
-        game_id=game.pk, total_a=20, total_b=4, seen=game_token_now(game_id=game.pk)
-    )
+    game_totals_enter(game_id=game.pk, total_a=20, total_b=4, seen=game_token_now(game_id=game.pk))
     page = text(director_client.get(matchday_url(competition, 1)))
     assert 'id="matchday-delete-form"' not in page
     assert "This matchday has results: it can't be deleted." in page
@@ -368,18 +372,18 @@ def test_a_matchday_with_results_is_not_deleted(director_client):
 
 @pytest.mark.parametrize("result", ["forfeit", "deduction"])
 def test_a_forfeit_or_a_deduction_on_a_match_keeps_its_matchday(manual, result):
-    matchday = services.matchday_create(competition_id=manual.pk, number=1)
+    matchday = matchday_create(competition_id=manual.pk, number=1)
     home, away = manual.entries.order_by("pk")[:2]
-    match = services.match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
+    match = match_create(matchday_id=matchday.pk, home_id=home.pk, away_id=away.pk)
     if result == "forfeit":
-        services.match_forfeit_set(
+        match_forfeit_set(
             match_id=match.pk,
             side="home",
             reason="No show",
             seen=match_token_now(match_id=match.pk),
         )
     else:
-        services.deduction_add(
+        deduction_add(
             competition_id=manual.pk,
             entry_id=home.pk,
             points=1,
@@ -388,14 +392,14 @@ def test_a_forfeit_or_a_deduction_on_a_match_keeps_its_matchday(manual, result):
             seen=deductions_token(competition_id=manual.pk),
         )
     with pytest.raises(RuleViolation) as caught:
-        services.matchday_delete(matchday_id=matchday.pk)
+        matchday_delete(matchday_id=matchday.pk)
     assert caught.value.code == "matchday_has_results"
     assert Match.objects.filter(pk=match.pk).exists()
 
 
 def test_only_the_last_matchday_can_be_deleted(director_client, manual):
-    first = services.matchday_create(competition_id=manual.pk, number=1)
-    services.matchday_create(competition_id=manual.pk, number=2)
+    first = matchday_create(competition_id=manual.pk, number=1)
+    matchday_create(competition_id=manual.pk, number=2)
     page = text(director_client.get(matchday_url(manual, 1)))
     assert "Only the last matchday, while it has no results, can be deleted" in page
     response = director_client.post(matchday_url(manual, 1), delete_data(first))
@@ -405,7 +409,7 @@ def test_only_the_last_matchday_can_be_deleted(director_client, manual):
 
 
 def test_deleting_a_matchday_needs_a_director(client, manual):
-    matchday = services.matchday_create(competition_id=manual.pk, number=1)
+    matchday = matchday_create(competition_id=manual.pk, number=1)
     response = client.post(matchday_url(manual, 1), delete_data(matchday))
     assert response.status_code == 302 and "login" in response["Location"]
     client.force_login(UserFactory.create(is_staff=True))  # admin access, not a director
@@ -416,8 +420,8 @@ def test_deleting_a_matchday_needs_a_director(client, manual):
 
 def test_a_matchday_of_another_competition_is_not_deleted_through_this_one(director_client, manual):
     other = CompetitionFactory.create(schedule_format="manual")
-    theirs = services.matchday_create(competition_id=other.pk, number=1)
-    services.matchday_create(competition_id=manual.pk, number=1)
+    theirs = matchday_create(competition_id=other.pk, number=1)
+    matchday_create(competition_id=manual.pk, number=1)
     response = director_client.post(matchday_url(manual, 1), delete_data(theirs))
     assert response.status_code == 404
     assert Matchday.objects.filter(pk=theirs.pk).exists()

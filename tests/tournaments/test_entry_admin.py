@@ -14,7 +14,7 @@ from django.contrib.admin.models import LogEntry
 from scoring.messages import rule_message
 from scoring.models import Standing
 from scoring.rules import RuleViolation
-from scoring.services import standings_rebuild
+from scoring.services.standings import standings_rebuild
 from scoring.tokens import deductions_token
 from tests.builders import club_competition
 from tests.factories import (
@@ -40,13 +40,8 @@ from tests.tournaments.test_admin import (
 )
 from tournaments.interchange import InterchangeError, competition_export, competition_import
 from tournaments.models import Bye, Competition, Entry
-from tournaments.services import (
-    deduction_add,
-    deduction_void,
-    entry_add,
-    entry_change,
-    entry_delete,
-)
+from tournaments.services.deductions import deduction_add, deduction_void
+from tournaments.services.entries import entry_add, entry_change, entry_delete
 
 pytestmark = pytest.mark.django_db
 

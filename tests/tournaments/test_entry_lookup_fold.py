@@ -13,8 +13,8 @@ import pytest
 from django import forms
 from django.urls import reverse
 
-from scoring import selectors
-from scoring import services as scoring_services
+from scoring.selectors.standings import competition_standings
+from scoring.services.standings import standings_rebuild
 from tests.factories import ClubEntryFactory, CompetitionFactory, TeamEntryFactory
 from tournaments.forms import entry_from_text, entry_lookup
 from tournaments.interchange import competition_import
@@ -149,7 +149,7 @@ def test_standings_sorted_by_entry_are_alphabetical(client, sort):
     competition = competition_import(data=json.loads(SAMPLE.read_text(encoding="utf-8")))
     names = shown_entries(client, competition, sort)
     expected = sorted(
-        (str(row.entry) for row in selectors.competition_standings(competition=competition)),
+        (str(row.entry) for row in competition_standings(competition=competition)),
         key=str.casefold,
         reverse=sort.startswith("-"),
     )
@@ -161,6 +161,6 @@ def test_club_standings_sort_by_club_name():
     competition = CompetitionFactory.create(slug="clubs", kind=Competition.Kind.CLUBS)
     for name in ("noord", "Amstel", "Zuid", "berg"):
         ClubEntryFactory.create(competition=competition, club__name=name)
-    scoring_services.standings_rebuild(competition_id=competition.pk)
-    rows = selectors.competition_standings(competition=competition).order_by("entry_sort")
+    standings_rebuild(competition_id=competition.pk)
+    rows = competition_standings(competition=competition).order_by("entry_sort")
     assert [str(row.entry) for row in rows] == ["Amstel", "berg", "noord", "Zuid"]

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from scoring.messages import rule_message
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.services.koppels import team_players_set
 from tests.builders import club_competition, finished_game, kaps, koppels_of
 from tests.factories import (
     ClubEntryFactory,
@@ -28,7 +29,7 @@ from tests.tournaments.test_admin import admin_url, posted_back, save_as_shown
 from tournaments.interchange import competition_export, competition_import
 from tournaments.interchange.importer import _delete_competition
 from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
-from tournaments.services import entry_add, entry_change, entry_player_clubs_set, team_players_set
+from tournaments.services.entries import entry_add, entry_change, entry_player_clubs_set
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.core.management.base import CommandError
 
-from scoring.services import round_record
+from scoring.services.rounds import round_record
 from tests.factories import GameFactory
 from tests.seen import next_round
 from tests.tournaments.test_import_helpers import SAMPLE, STCB, document, load, run, run_import

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
+from scoring.services.schedule import schedule_round_robin_create
 from tests.factories import CompetitionFactory, TeamEntryFactory
 from tests.tournaments.test_import_formats import clubs_document, pairs_document
 from tests.tournaments.test_import_helpers import SAMPLE, STCB, document, load, run, run_import
 from tournaments.interchange import competition_export, competition_import
 from tournaments.models import Club, Competition, Squad
-from tournaments.services import schedule_round_robin_create
 
 pytestmark = pytest.mark.django_db
 

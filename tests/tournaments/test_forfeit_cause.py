@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from django.core.management.base import CommandError
 
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_forfeit_set
 from tests.seen import match_token_now
 from tests.tournaments.test_club_matches import club_match, ids
 from tests.tournaments.test_import_formats import clubs_document
@@ -18,7 +20,6 @@ from tests.tournaments.test_import_helpers import row_counts, run, run_import
 from tournaments.interchange import competition_export, competition_import
 from tournaments.interchange import load as interchange_load
 from tournaments.models import Match
-from tournaments.services import club_match_lineup_set, match_forfeit_set
 
 pytestmark = pytest.mark.django_db
 

@@ -24,17 +24,14 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scoring import selectors
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation
-from scoring.services import (
-    RoundRecord,
-    game_close,
-    game_confirm,
-    game_rounds_load,
-    game_totals_enter,
-    match_totals_enter,
-)
+from scoring.selectors.history import HistoryLine, game_history
+from scoring.selectors.history_match import match_history
+from scoring.services.confirmations import game_confirm
+from scoring.services.games import game_close, game_totals_enter, match_totals_enter
+from scoring.services.matches import match_forfeit_set
+from scoring.services.rounds import RoundRecord, game_rounds_load
 from scoring.tokens import (
     deductions_token,
     game_token,
@@ -47,7 +44,7 @@ from tournaments.interchange import InterchangeError, competition_import
 from tournaments.interchange import load as interchange_load
 from tournaments.interchange.errors import _join, _violation
 from tournaments.models import Bye, Competition, Deduction, Match
-from tournaments.services import deduction_add, deduction_void, match_forfeit_set
+from tournaments.services.deductions import deduction_add, deduction_void
 
 pytestmark = pytest.mark.django_db
 
@@ -289,7 +286,7 @@ def _history(records: Any, skip: set[str]) -> list[tuple[Any, ...]]:
     ]
 
 
-def _lines(lines: list[selectors.HistoryLine]) -> list[tuple[Any, ...]]:
+def _lines(lines: list[HistoryLine]) -> list[tuple[Any, ...]]:
     return [(line.who, line.what, line.details) for line in lines]
 
 
@@ -309,7 +306,7 @@ def stored(competition: Competition) -> Iterator[tuple[str, Any]]:
                 Match.history.filter(id=match.pk), {"id", "matchday_id", "home_id", "away_id"}
             ),
         )
-        yield f"match {where} page", _lines(selectors.match_history(match=match))
+        yield f"match {where} page", _lines(match_history(match=match))
         for game in Game.objects.filter(match=match).select_related("team_a", "team_b"):
             place = (*where, game.sitting, game.table)
             yield f"game {place}", (_fields(game, _GAME_SKIP), game.confirmed_at is not None)
@@ -320,7 +317,7 @@ def stored(competition: Competition) -> Iterator[tuple[str, Any]]:
                 f"game {place} round history",
                 _history(Round.history.filter(game_id=game.pk), _ROUND_SKIP),
             )
-            yield f"game {place} page", _lines(selectors.game_history(game=game))
+            yield f"game {place} page", _lines(game_history(game=game))
     deductions = Deduction.objects.filter(competition=competition).order_by("pk")
     skip = {"id", "competition_id", "entry_id", "match_id", "created_at"}
     for number, deduction in enumerate(deductions, start=1):

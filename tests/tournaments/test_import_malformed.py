@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import Round
-from scoring.services import MAX_ROUNDS_PER_GAME
+from scoring.services.rounds import MAX_ROUNDS_PER_GAME
 from tests.tournaments.test_import_helpers import GAME_PLACE, document, row_counts, run_import
 from tournaments.models import Competition
 

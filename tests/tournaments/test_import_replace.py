@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import Round
-from scoring.services import round_record
+from scoring.services.rounds import round_record
 from tests.tournaments.test_import_helpers import SAMPLE, STCB, document, load, row_counts
 from tournaments.interchange import competition_export
 from tournaments.models import Competition

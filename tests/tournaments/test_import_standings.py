@@ -8,8 +8,8 @@ from unittest import mock
 import pytest
 
 from rankings.services import RatingsRefreshOnCommit
-from scoring import selectors
 from scoring.models import Standing
+from scoring.selectors import standings as standings_selectors
 from tests.tournaments.test_import_helpers import STCB, load
 from tournaments.interchange import competition_import, importer
 from tournaments.models import Competition
@@ -30,7 +30,7 @@ def import_counting(django_capture_on_commit_callbacks, **options):
             importer, "standings_rebuild", wraps=importer.standings_rebuild
         ) as rebuild,
         mock.patch.object(
-            selectors, "compute_standings", wraps=selectors.compute_standings
+            standings_selectors, "compute_standings", wraps=standings_selectors.compute_standings
         ) as compute,
         django_capture_on_commit_callbacks(execute=True) as callbacks,
     ):

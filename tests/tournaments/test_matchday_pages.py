@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from scoring import selectors
+from scoring.selectors.schedule import matchday_matches
 from tests.factories import (
     CompetitionFactory,
     MatchdayFactory,
@@ -109,7 +109,7 @@ def test_a_table_number_comes_first_before_names_with_its_digits(client):
     )
     MatchFactory.create(matchday=day, home=named, table=2)
     MatchFactory.create(matchday=day, table=7)
-    assert [m.table for m in selectors.matchday_matches(matchday=day, search="7")] == [7, 2]
+    assert [m.table for m in matchday_matches(matchday=day, search="7")] == [7, 2]
 
 
 def test_the_htmx_partial_keeps_the_page_and_the_search(client, matchday, monkeypatch):

@@ -24,8 +24,9 @@ from django.utils.html import escape
 from scoring.messages import integrity_violation, rule_message
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
-from scoring.selectors import game_setup_check
-from scoring.services import standings_rebuild
+from scoring.selectors.sheet import game_setup_check
+from scoring.services import lineups, matches, schedule
+from scoring.services.standings import standings_rebuild
 from scoring.tokens import match_token_now, matchday_token
 from tests.builders import club_competition, koppels_of, pairs_competition, pairs_matchday
 from tests.factories import (
@@ -38,7 +39,6 @@ from tests.factories import (
 from tests.pages import matchday_url
 from tests.tournaments.test_import_helpers import row_counts, run_import
 from tests.triggers import triggers_dropped
-from tournaments import services
 from tournaments.admin import MatchAdminForm
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Player
 from tournaments.schedules import RoundPairing
@@ -157,9 +157,9 @@ def test_one_place_each_is_imported(tmp_path):
 
 def test_match_create_refuses_the_same_pairing_reversed_naming_the_entries():
     _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
-    services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
+    matches.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     with pytest.raises(RuleViolation) as caught:
-        services.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
+        matches.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
     assert caught.value.code == "entry_twice_on_matchday"
     assert caught.value.params == {
         "entry": str(b),
@@ -177,7 +177,7 @@ def test_match_create_refuses_an_entry_with_the_bye():
     _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
     Bye.objects.create(matchday=matchday, entry=a)
     with pytest.raises(RuleViolation) as caught:
-        services.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
+        matches.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
     assert caught.value.code == "entry_twice_on_matchday"
     assert caught.value.params["entry"] == str(a)
     assert {caught.value.params["first"], caught.value.params["second"]} == {(str(b), str(a)), None}
@@ -191,18 +191,18 @@ def test_a_stored_fault_elsewhere_on_the_matchday_does_not_stop_a_new_match():
     Match.objects.create(matchday=matchday, home=c, away=d)
     with triggers_dropped():
         Match.objects.create(matchday=matchday, home=d, away=c)
-    made = services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
+    made = matches.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     assert made.games.count() == 1
 
 
 def test_a_swap_that_would_remake_an_entry_twice_is_refused_by_name():
     _competition, matchday, (a, b, c, _d, e) = pairs_matchday(5)
-    services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
+    matches.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
     Bye.objects.create(matchday=matchday, entry=e)
     with triggers_dropped():
         Match.objects.create(matchday=matchday, home=c, away=a)  # stored before the triggers
     with pytest.raises(RuleViolation) as caught:
-        services.matchday_entries_swap(
+        matches.matchday_entries_swap(
             matchday_id=matchday.pk,
             entry_a_id=b.pk,
             entry_b_id=e.pk,
@@ -219,9 +219,9 @@ def test_round_robin_checks_every_matchday_before_writing(monkeypatch):
     def twice(_entries: Any, *, double: bool = False) -> list[RoundPairing[Entry]]:
         return [RoundPairing(pairs=((a, b), (c, d))), RoundPairing(pairs=((a, b), (b, c)))]
 
-    monkeypatch.setattr(services, "round_robin", twice)
+    monkeypatch.setattr(schedule, "round_robin", twice)
     with pytest.raises(RuleViolation) as caught:
-        services.schedule_round_robin_create(competition_id=competition.pk)
+        schedule.schedule_round_robin_create(competition_id=competition.pk)
     assert (caught.value.code, caught.value.params["entry"]) == ("entry_twice_on_matchday", str(b))
     assert not competition.matchdays.exists()
 
@@ -235,16 +235,16 @@ def test_swiss_pairing_checks_the_matchday_before_writing(monkeypatch):
         pairs = (SwissPairing(a.pk, b.pk, "manual"), SwissPairing(c.pk, a.pk, "manual"))
         return SwissRound(pairs=pairs)
 
-    monkeypatch.setattr(services, "swiss_pair", twice)
+    monkeypatch.setattr(schedule, "swiss_pair", twice)
     with pytest.raises(RuleViolation) as caught:
-        services.swiss_matchday_pair(competition_id=competition.pk, number=1)
+        schedule.swiss_matchday_pair(competition_id=competition.pk, number=1)
     assert (caught.value.code, caught.value.params["entry"]) == ("entry_twice_on_matchday", str(a))
     assert not competition.matchdays.exists()
 
 
 def test_a_lineup_with_a_koppel_at_another_table_of_the_sitting_is_refused():
     competition = club_competition(clubs=4)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule.schedule_round_robin_create(competition_id=competition.pk)
     first, second = Match.objects.filter(
         matchday__competition=competition, matchday__number=1
     ).order_by("pk")
@@ -254,7 +254,7 @@ def test_a_lineup_with_a_koppel_at_another_table_of_the_sitting_is_refused():
             match=second, table=1, team_a=home_koppels[0], team_b=koppels_of(second.away)[0]
         )
     with pytest.raises(RuleViolation) as caught:
-        services.club_match_lineup_set(
+        lineups.club_match_lineup_set(
             match_id=first.pk,
             home_teams=[k.pk for k in home_koppels[:2]],
             away_teams=[k.pk for k in away_koppels[:2]],
@@ -279,10 +279,10 @@ def test_a_race_past_the_check_becomes_the_rule_not_a_500(monkeypatch):
     # Two directors adding conflicting matches at once: the second's check ran before the
     # first committed. The trigger refuses it; the service says the rule.
     _competition, matchday, (a, b, *_rest) = pairs_matchday(5)
-    services.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
-    monkeypatch.setattr(services, "_places_check", lambda *args, **kwargs: None)
+    matches.match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
+    monkeypatch.setattr(matches, "_places_check", lambda *args, **kwargs: None)
     with pytest.raises(RuleViolation) as caught:
-        services.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
+        matches.match_create(matchday_id=matchday.pk, home_id=b.pk, away_id=a.pk)
     assert (caught.value.code, caught.value.params) == ("entry_twice_on_matchday", {})
     assert matchday.matches.count() == 1
 
@@ -292,7 +292,7 @@ def test_a_race_past_the_check_becomes_the_rule_not_a_500(monkeypatch):
 
 def league() -> Competition:
     competition = pairs_competition(4, schedule_format=Competition.Format.ROUND_ROBIN)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule.schedule_round_robin_create(competition_id=competition.pk)
     return competition
 
 
@@ -300,7 +300,7 @@ def test_the_page_shows_a_race_caught_by_the_database_as_422(director_client, mo
     competition = league()
     first = competition.matchdays.get(number=1).matches.order_by("table").first()
     assert first is not None
-    monkeypatch.setattr(services, "_places_check", lambda *args, **kwargs: None)
+    monkeypatch.setattr(matches, "_places_check", lambda *args, **kwargs: None)
     response = director_client.post(
         matchday_url(competition),
         {"action": "add", "add-home": first.away_id, "add-away": first.home_id},
@@ -371,7 +371,7 @@ def test_an_entry_twice_on_the_matchday_is_a_problem_line(director_client):
 
 def test_a_club_competition_keeps_its_standings_with_an_entry_of_another_competition():
     competition = club_competition(clubs=2)
-    services.schedule_round_robin_create(competition_id=competition.pk)
+    schedule.schedule_round_robin_create(competition_id=competition.pk)
     other = club_competition(clubs=2, slug="other-league").entries.first()
     assert other is not None
     match = Match.objects.filter(matchday__competition=competition).first()
@@ -446,7 +446,7 @@ def sharda_and_friends() -> tuple[Matchday, dict[str, Entry], dict[str, Player]]
 def test_match_create_refuses_two_koppels_sharing_a_player_naming_her():
     matchday, koppels, _players = sharda_and_friends()
     with pytest.raises(RuleViolation) as caught:
-        services.match_create(
+        matches.match_create(
             matchday_id=matchday.pk, home_id=koppels["sr"].pk, away_id=koppels["ss"].pk
         )
     assert caught.value.code == "match_entries_share_player"
@@ -459,11 +459,11 @@ def test_match_create_refuses_two_koppels_sharing_a_player_naming_her():
 
 def test_match_create_refuses_a_player_in_a_second_match_naming_both_places():
     matchday, koppels, _players = sharda_and_friends()
-    services.match_create(
+    matches.match_create(
         matchday_id=matchday.pk, home_id=koppels["ab"].pk, away_id=koppels["sr"].pk
     )
     with pytest.raises(RuleViolation) as caught:
-        services.match_create(
+        matches.match_create(
             matchday_id=matchday.pk, home_id=koppels["rr"].pk, away_id=koppels["ss"].pk
         )
     assert caught.value.code == "player_twice_on_matchday"
@@ -476,7 +476,7 @@ def test_match_create_refuses_a_player_in_a_second_match_naming_both_places():
 
 def test_the_admin_match_form_refuses_a_player_in_two_matches():
     matchday, koppels, _players = sharda_and_friends()
-    services.match_create(
+    matches.match_create(
         matchday_id=matchday.pk, home_id=koppels["ab"].pk, away_id=koppels["sr"].pk
     )
     form = MatchAdminForm(

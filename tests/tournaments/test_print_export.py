@@ -24,9 +24,8 @@ from django.utils import timezone
 from PIL import Image
 from reportlab.graphics.barcode import qrencoder
 
-from scoring import services
 from scoring.models import Game, GameLink, Standing
-from scoring.services import RoundRecord
+from scoring.services.rounds import RoundRecord, game_rounds_load
 from tests.builders import pairs_game
 from tests.factories import CompetitionFactory, UserFactory, league_staff
 from tournaments import export_views, exports, pdf
@@ -608,7 +607,7 @@ def test_the_standings_export_reads_the_stored_rows(client: Client, stored: Comp
 def test_the_results_export_has_every_match_its_score_status_and_byes(
     client: Client, evening: Evening
 ) -> None:
-    services.game_rounds_load(
+    game_rounds_load(
         game_id=evening.seated.pk,
         rounds=[RoundRecord(result="gewone_winst", side="a")] * 9
         + [RoundRecord(result="kap", side="b"), RoundRecord(result="gewone_winst", side="a")],

@@ -9,17 +9,13 @@ import pytest
 
 from scoring.models import Game, Standing
 from scoring.rules import RuleViolation
-from scoring.services import game_totals_enter, standings_rebuild
+from scoring.services.games import game_totals_enter
+from scoring.services.matches import match_create, match_table_move, matchday_entries_swap
+from scoring.services.schedule import schedule_round_robin_create, swiss_matchday_pair
+from scoring.services.standings import standings_rebuild
 from tests.builders import pairs_competition
 from tests.seen import game_token_now, matchday_token, next_matchday
 from tournaments.models import Bye, Competition, Match, Matchday
-from tournaments.services import (
-    match_create,
-    match_table_move,
-    matchday_entries_swap,
-    schedule_round_robin_create,
-    swiss_matchday_pair,
-)
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,8 @@ from django.utils import translation
 from django.utils.html import escape
 
 from scoring.management.commands.standings import COLUMNS
-from scoring.models import Standing
+from scoring.models import STANDING_COLUMNS, Standing
 from scoring.rules import METRICS, TIEBREAK_KEYS, Forfeit, MatchResult, Metric
-from scoring.services import STANDING_COLUMNS
 from tournaments.admin import TIEBREAK_CHOICES, CompetitionSetupForm
 from tournaments.models import Competition, Match
 from tournaments.tables import (

@@ -18,22 +18,26 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring import selectors
 from scoring.models import Game, Standing
-from scoring.services import standings_rebuild
+from scoring.rules import compute_standings
+from scoring.selectors.results import competition_match_outcomes, competition_match_sums
+from scoring.selectors.standings import competition_table
+from scoring.selectors.standings_inputs import competition_standings_inputs
+from scoring.services.standings import standings_rebuild
 from tests.builders import finished_game
 from tests.factories import GameFactory
+from tests.patching import patch_everywhere
 from tournaments.models import Competition
 
 pytestmark = pytest.mark.django_db
 
-# What a standings computation reads or runs, by its name in `scoring.selectors`.
+# What a standings computation reads or runs.
 COMPUTATION = (
-    "competition_table",
-    "competition_standings_inputs",
-    "competition_match_outcomes",
-    "competition_match_sums",
-    "compute_standings",
+    competition_table,
+    competition_standings_inputs,
+    competition_match_outcomes,
+    competition_match_sums,
+    compute_standings,
 )
 
 
@@ -41,16 +45,15 @@ COMPUTATION = (
 def computed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The names of the standings computations called (each still runs)."""
     calls: list[str] = []
-    for name in COMPUTATION:
-        original = getattr(selectors, name)
+    for original in COMPUTATION:
 
         def recorded(
-            *args: Any, _name: str = name, _original: Any = original, **kwargs: Any
+            *args: Any, _name: str = original.__name__, _original: Any = original, **kwargs: Any
         ) -> Any:
             calls.append(_name)
             return _original(*args, **kwargs)
 
-        monkeypatch.setattr(selectors, name, recorded)
+        assert patch_everywhere(monkeypatch, original, recorded)
     yield calls
 
 

@@ -8,9 +8,9 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.services.schedule import swiss_matchday_pair
 from tests.builders import club_competition, pairs_competition
 from tournaments.models import Competition
-from tournaments.services import swiss_matchday_pair
 
 pytestmark = pytest.mark.django_db
 

@@ -15,8 +15,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import services
 from scoring.models import Game, Round
+from scoring.services.games import game_totals_enter
+from scoring.services.rounds import round_record
+from scoring.services.standings import standings_rebuild
 from tests.builders import finished_game, play
 from tests.factories import (
     CompetitionFactory,
@@ -111,7 +113,7 @@ def test_competition_detail_shows_standings_winner_first(client, game, competiti
 
 def test_standings_columns_sort(client, game, competition):
     finished_game(game)
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     response = client.get(
         reverse("competition_detail", kwargs={"slug": competition.slug}),
         {"sort": "-points_against"},
@@ -211,9 +213,7 @@ def test_game_detail_shows_rounds_running_score_and_winner(client, game):
 
 
 def test_game_detail_of_a_game_known_by_totals(client, game):
-    services.game_totals_enter(
-        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12
-    )
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12)
     response = client.get(game_url("game_detail", game))
     assert response.status_code == 200
     assert "known only by its totals: 20–12" in response.content.decode()
@@ -433,7 +433,7 @@ def test_caller_of_a_seated_player_outside_the_game_is_refused(director_client, 
 
 
 def test_caller_out_of_turn_names_the_expected_player(director_client, game):
-    services.round_record(
+    round_record(
         game_id=game.pk,
         expected_number=next_round(game.pk),
         result="gewone_winst",
@@ -647,9 +647,7 @@ def test_totals_form_is_gone_once_there_are_rounds(director_client, game):
 
 
 def test_reopen_clears_entered_totals(director_client, game):
-    services.game_totals_enter(
-        game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12
-    )
+    game_totals_enter(game_id=game.pk, seen=game_token_now(game_id=game.pk), total_a=20, total_b=12)
     response = director_client.post(
         game_url("game_reopen", game), {"seen": game_token_now(game_id=game.pk)}
     )
@@ -815,11 +813,11 @@ def test_competition_page_queries_do_not_grow(
 ):
     path = reverse("competition_detail", kwargs={"slug": competition.slug})
     finished_game(game)
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     small = count_queries(client, path)
     for number in range(2, 6):
         finished_game(competition=competition, match__matchday__number=number)
-    services.standings_rebuild(competition_id=competition.pk)
+    standings_rebuild(competition_id=competition.pk)
     assert count_queries(client, path) == small
     # Standings and their inputs (deductions, forfeits, open and awaiting counts under
     # them): a fixed number, whatever the size.
@@ -840,7 +838,7 @@ def test_game_sheet_queries_do_not_grow(director_client, game, django_assert_max
 
 def test_a_stale_correction_does_not_overwrite_a_newer_one(client, game):
     client.force_login(league_staff())
-    rnd = services.round_record(
+    rnd = round_record(
         game_id=game.pk, expected_number=next_round(game.pk), result="gewone_winst", side="a"
     )
     edit = reverse(

@@ -27,7 +27,7 @@ from rankings.services import ratings_refresh_on_commit
 from scoring.messages import rule_message
 from scoring.models import Game, Round, Standing
 from scoring.rules import RuleViolation
-from scoring.services import standings_rebuild
+from scoring.services.standings import standings_rebuild
 from tournaments.interchange import load
 from tournaments.interchange.document import _Document
 from tournaments.interchange.errors import InterchangeError

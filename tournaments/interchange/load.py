@@ -9,8 +9,8 @@ entries, squads, matchdays, byes and matches are made. It works in two passes:
    have written them (each match: its reported totals, its games, its forfeit; then the
    deductions), and every result is checked by the functions those services check with:
    the engine (`scoring.rules`) and the small checks shared with the services
-   (`scoring.services.game_rounds_replay`, `game_totals_set`, `game_close_replay`,
-   `game_state_set`, `game_confirmed_set`; `tournaments.services.forfeit_check`,
+   (`scoring.services.rounds.game_rounds_replay`, `game_totals_set`, `game_close_replay`,
+   `game_state_set`, `game_confirmed_set`; `scoring.services.matches.forfeit_check`,
    `deduction_check`, `void_reason_check`). The first problem raises the same
    `InterchangeError` (place and message) as the services' path did; nothing has been
    written for the results then, and the caller's transaction drops the rest.
@@ -28,7 +28,7 @@ loaded or totals entered, closed, confirmed), a round one "+" record, a match a 
 for its totals and one for its forfeit, a deduction "+" and "~" when voided; the user is
 the one simple-history would name (none for a command), no change reason. Their times
 follow one another by a microsecond in that order, so the history pages
-(`scoring.selectors.game_history`, `match_history`) read an import as before.
+(`scoring.selectors.history.game_history`, `match_history`) read an import as before.
 
 No standings refresh is queued: `competition_import` rebuilds the standings in the same
 transaction, and nobody else can write to a competition that isn't committed yet.
@@ -48,22 +48,14 @@ from django.utils.translation import gettext as _
 
 from scoring.models import Game, Round
 from scoring.rules import RuleViolation, check_match_totals
-from scoring.services import (
-    RoundRecord,
-    game_close_replay,
-    game_confirmed_set,
-    game_rounds_replay,
-    game_state_set,
-    game_totals_set,
-)
+from scoring.services.confirmations import game_confirmed_set
+from scoring.services.games import game_close_replay, game_state_set, game_totals_set
+from scoring.services.matches import forfeit_check
+from scoring.services.rounds import RoundRecord, game_rounds_replay
 from tournaments.interchange.document import _Document, _Game, _Match
 from tournaments.interchange.errors import _join, _violation
 from tournaments.models import Competition, Deduction, Entry, Match, Matchday, Player, Team
-from tournaments.services import (
-    deduction_check,
-    forfeit_check,
-    void_reason_check,
-)
+from tournaments.services.deductions import deduction_check, void_reason_check
 
 # A long import says how far it is at most this often (seconds); one that ends sooner says
 # nothing, so a club evening's file prints only its result line.

@@ -28,12 +28,12 @@ Competition formats (docs/interchange.md has the whole format with examples):
 - `matchdays[].byes` (entry keys, or {"entry", "reason"} when the bye has a reason) and
   `matchdays[].override_reason`.
 - `matches[].table`, `matches[].forfeit` ({"side": "home|away|both", "reason", "cause"},
-  checked and stored as `tournaments.services.match_forfeit_set` does; `cause`
+  checked and stored as `scoring.services.matches.match_forfeit_set` does; `cause`
   "director|lineup", default "director", says who forfeited), `matches[].pairing_reason`
   (an object, stored as is).
-- `games[].confirmed` (bool, default false; as `scoring.services.game_confirm`).
+- `games[].confirmed` (bool, default false; as `scoring.services.confirmations.game_confirm`).
 - top-level `deductions` ([{"entry", "points", "reason", "matchday", "match", "voided"}],
-  as `tournaments.services.deduction_add` adds them, and `deduction_void` when `voided`
+  as `tournaments.services.deductions.deduction_add` adds them, and `deduction_void` when `voided`
   gives {"at", "reason"}) and `squads` ([{"club", "season", "locked_on",
   "players"}], clubs competitions only: the squads of its entries for its season). Squad
   members are written directly, so a lock date in the past does not stop an import of

@@ -23,7 +23,7 @@ from scoring.rules import (
     matchday_places_check,
     pairs_match_games_check,
 )
-from scoring.services import MAX_ROUNDS_PER_GAME
+from scoring.services.rounds import MAX_ROUNDS_PER_GAME
 from tournaments.interchange.constants import (
     INT_MAX,
     LINEUP_REASON_PREFIX,
@@ -204,7 +204,7 @@ def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _
 
 def _parse_forfeit(item: _Object) -> tuple[Forfeit, str, Match.ForfeitCause]:
     """A match's `forfeit`: (side, reason, cause); the reason is checked on import
-    (`tournaments.services.forfeit_check`).
+    (`scoring.services.matches.forfeit_check`).
 
     `cause` says who forfeited: "director" (the default) or "lineup" (`Match.forfeit_cause`).
     A file without it whose reason starts with "lineup:" was exported before the cause was

@@ -1,6 +1,6 @@
 """`manage.py check_results [SLUG ...]`: list every stored result that breaks the rules.
 
-One line per fault, `slug: place: what` (`scoring.selectors.competition_result_problems`
+One line per fault, `slug: place: what` (`scoring.selectors.faults.competition_result_problems`
 says what is checked). Exit status 1 when anything is found, 0 with "No problems found in
 N competitions." otherwise.
 """
@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from scoring import selectors
 from scoring.messages import rule_message
+from scoring.selectors.faults import competition_result_problems
 from tournaments.models import Competition
 
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 )
         found = 0
         for competition in competitions:
-            for problem in selectors.competition_result_problems(competition=competition):
+            for problem in competition_result_problems(competition=competition):
                 found += 1
                 self.stdout.write(
                     f"{competition.slug}: {problem.place}: {rule_message(problem.violation)}"

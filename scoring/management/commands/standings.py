@@ -11,8 +11,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import selectors
-from scoring.services import standings_rebuild
+from scoring.selectors.standings import competition_standings, competition_standings_as_of
+from scoring.services.standings import standings_rebuild
 from tournaments.models import Competition
 
 # DESIGN.md's standings columns, exactly: the JSON's keys are a published format. Each is a
@@ -44,7 +44,7 @@ class Command(BaseCommand):
         if options["refresh"]:
             standings_rebuild(competition_id=competition.pk)
             competition.refresh_from_db(fields=["standings_stale_since", "standings_computed_at"])
-        standings = list(selectors.competition_standings(competition=competition))
+        standings = list(competition_standings(competition=competition))
         if competition.standings_stale_since is not None:
             # stderr: a script reading the csv/json on stdout still gets clean data.
             self.stderr.write(self._stale_note(competition))
@@ -68,7 +68,7 @@ class Command(BaseCommand):
             self.stdout.write(self._table(competition, standings, keyed))
 
     def _stale_note(self, competition: Competition) -> str:
-        as_of = selectors.competition_standings_as_of(competition=competition)
+        as_of = competition_standings_as_of(competition=competition)
         if as_of is None:
             when = "never computed yet"
         else:
@@ -96,7 +96,7 @@ class Command(BaseCommand):
                 for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
             ).rstrip()
 
-        as_of = selectors.competition_standings_as_of(competition=competition)
+        as_of = competition_standings_as_of(competition=competition)
         lines = [line(header), *(line(cells) for cells in body)]
         if as_of is None:
             lines.append("(no standings computed yet: run with --refresh)")

@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Game
+from scoring.services.schedule import swiss_matchday_pair
 from tests.factories import CompetitionFactory, TeamEntryFactory
 from tournaments.models import Match
-from tournaments.services import swiss_matchday_pair
 
 pytestmark = pytest.mark.django_db
 

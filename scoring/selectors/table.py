@@ -1,0 +1,195 @@
+"""Reads of scoring at the table: a table link by its token, the koppels that may enter, the
+table's sheet, and the director's queue of disputes and unconfirmed results.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import cast
+
+from django.db.models import (
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+)
+from django.utils import timezone
+
+from scoring.messages import RESULT_LABELS
+from scoring.models import Game, GameDispute, GameLink, Round
+from scoring.selectors.sheet import SheetRow, game_next_caller, game_sheet
+from tournaments.models import (
+    Competition,
+)
+from tournaments.selectors import TEAM_JOINS
+
+#
+# The table's own phone page (a game's `GameLink`, no account) and the director's queue of
+# disputes and long-unconfirmed results (issue 8), each in a constant number of queries.
+
+
+def table_link(*, token: str) -> GameLink | None:
+    """The active table link with `token`; None for an unknown or revoked one. One query
+    (none for a token that can't be one)."""
+    if not token or len(token) > cast(int, GameLink._meta.get_field("token").max_length):
+        return None
+    return GameLink.objects.filter(token=token, revoked_at__isnull=True).first()
+
+
+def game_entering_koppels(*, game: Game, link: GameLink | None = None) -> frozenset[str]:
+    """The koppels ("a"/"b") that entered rounds of `game` at the table: the entering
+    koppel of the links its stored rounds came through, and of `link` (the table's own).
+    One query.
+
+    They don't confirm or dispute what they entered: the other koppel does. A game entered
+    by the director only has none, and either koppel may confirm it.
+    """
+    sides = set(
+        GameLink.objects.filter(rounds__game=game)
+        .exclude(entering_side="")
+        .values_list("entering_side", flat=True)
+        .distinct()
+    )
+    if link is not None and link.entering_side:
+        sides.add(link.entering_side)
+    return frozenset(sides)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSheet:
+    """What the table's phone shows of its game, besides the game itself.
+
+    `lines` are the score sheet rows, each with its result in words; `seen` the
+    `game_token` the page's forms send back; `next_caller` the player whose turn it is to
+    call (None when unknown); `dispute` the open dispute; `entering` the koppels ("a"/"b")
+    that entered rounds at the table (`game_entering_koppels`: they don't confirm).
+    """
+
+    lines: list[tuple[SheetRow, str]]
+    seen: str
+    next_caller: int | None
+    dispute: GameDispute | None
+    entering: frozenset[str]
+
+    @property
+    def last_round(self) -> Round | None:
+        return self.lines[-1][0].round if self.lines else None
+
+
+def game_table_sheet(*, game: Game, link: GameLink) -> TableSheet:
+    """The table page's view of `game` (as `game_detail` reads it) through its `link`:
+    three queries (the rounds, the open dispute, the koppels that entered rounds)."""
+    from scoring.tokens import game_token  # tokens imports the models, as this module does
+
+    rows = game_sheet(game=game)
+    rounds = [row.round for row in rows]
+    return TableSheet(
+        lines=[(row, str(RESULT_LABELS.get(row.round.result, row.round.result))) for row in rows],
+        seen=game_token(game, rounds),
+        next_caller=game_next_caller(game=game, rounds=rounds),
+        dispute=game.disputes.filter(resolved_at__isnull=True).first(),
+        entering=game_entering_koppels(game=game, link=link),
+    )
+
+
+# What the director's queue shows of each game: its place and koppels' names.
+QUEUE_GAME_JOINS = (
+    "match__matchday",
+    *(f"team_{side}__{join}" for side in "ab" for join in TEAM_JOINS),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueGame:
+    """A game in the director's queue: disputed at the table, or over and unconfirmed for
+    too long. `changed_at` is when its result last changed (its newest history record;
+    None without history); `seen` its `game_token` for the queue's buttons."""
+
+    game: Game
+    dispute: GameDispute | None
+    changed_at: datetime | None
+    seen: str
+
+    @property
+    def corrected(self) -> bool:
+        """The result changed after the dispute was raised: the director corrected it."""
+        return (
+            self.dispute is not None
+            and self.changed_at is not None
+            and self.changed_at > self.dispute.raised_at
+        )
+
+    @property
+    def table(self) -> int:
+        """The table the players know: a pairs match's own table, else the game's."""
+        return self.game.match.table or self.game.table
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorQueue:
+    """The director's queue of a competition: open disputes (oldest first) and results
+    over but unconfirmed for longer than the wait (the longest waiting first; only when
+    the competition asks for confirmation)."""
+
+    disputes: list[QueueGame]
+    waiting: list[QueueGame]
+
+
+def _game_changed_at(game: str = "pk") -> Subquery:
+    """When the outer query's game (its field `game`) last changed: the game's newest
+    history record (every write on a game saves it, a round too)."""
+    newest = Game.history.filter(id=OuterRef(game)).order_by("-history_date")
+    return Subquery(newest.values("history_date")[:1])
+
+
+def director_queue(
+    *, competition: Competition, wait: timedelta, now: datetime | None = None
+) -> DirectorQueue:
+    """The disputes and long-unconfirmed results of `competition` for its director.
+
+    A result is waiting when it is over, not confirmed, not disputed, the competition asks
+    for confirmation, and it has not changed for `wait` (the koppels had time to confirm
+    it at the table). Three queries whatever the competition's size: the open disputes
+    with their games, the waiting games, and their rounds (for the `seen` tokens).
+    """
+    from scoring.tokens import game_token  # tokens imports the models, as this module does
+
+    cutoff = (now or timezone.now()) - wait
+    in_competition = Game.objects.filter(match__matchday__competition=competition)
+    disputes = list(
+        GameDispute.objects.filter(
+            resolved_at__isnull=True, game__match__matchday__competition=competition
+        )
+        .select_related(*(f"game__{join}" for join in QUEUE_GAME_JOINS))
+        .annotate(changed_at=_game_changed_at("game_id"))
+        .order_by("raised_at", "pk")
+    )
+    waiting_games: list[Game] = []
+    if competition.confirmation_required:
+        open_dispute = GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
+        waiting_games = list(
+            in_competition.filter(
+                status__in=[Game.Status.FINISHED, Game.Status.CLOSED], confirmed_at__isnull=True
+            )
+            .exclude(Exists(open_dispute))
+            .select_related(*QUEUE_GAME_JOINS)
+            .annotate(changed_at=_game_changed_at())
+            .filter(Q(changed_at__lte=cutoff) | Q(changed_at__isnull=True))
+            .order_by(F("changed_at").asc(nulls_first=True), "pk")
+        )
+    rounds: dict[int, list[Round]] = defaultdict(list)
+    ids = [dispute.game_id for dispute in disputes] + [game.pk for game in waiting_games]
+    if ids:
+        for rnd in Round.objects.filter(game_id__in=ids):
+            rounds[rnd.game_id].append(rnd)
+
+    def item(game: Game, dispute: GameDispute | None, changed_at: datetime | None) -> QueueGame:
+        return QueueGame(game, dispute, changed_at, game_token(game, rounds[game.pk]))
+
+    return DirectorQueue(
+        disputes=[item(d.game, d, getattr(d, "changed_at", None)) for d in disputes],
+        waiting=[item(game, None, getattr(game, "changed_at", None)) for game in waiting_games],
+    )

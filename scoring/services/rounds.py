@@ -1,0 +1,353 @@
+"""Writes of rounds: record, correct, delete and undo one round, and load a game's rounds in
+bulk (an import). Each locks the game, replays the stored rounds with the engine and
+stores what it decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from simple_history.utils import bulk_create_with_history
+
+from scoring.engine_inputs import game_round_inputs, round_input
+from scoring.models import Game, GameLink, Round
+from scoring.rules import (
+    Replay,
+    RuleViolation,
+)
+from scoring.selectors.history import ROUND_UNDO_REASON
+from scoring.services.disputes import _dispute_corrected_if_open
+from scoring.services.games import (
+    _game_locked,
+    _game_refresh_on_commit,
+    _replay,
+    _store_state,
+    _sync_points,
+)
+from scoring.tokens import game_token
+from troefclub.writes import acting_user
+
+# A sanity bound, not a game rule (RULES.md has no limit on redeals): a game to 20 has at
+# most about 20 scoring rounds, and 200 leaves ample room for redeals and fixed-round
+# formats. Without it one game of 100,000 redeals (a broken import, a stuck button) made a
+# 61 MB public page and an admin page that never loaded. `game_rounds_load`, `round_record`
+# and the importer refuse more (`game_too_many_rounds`).
+MAX_ROUNDS_PER_GAME = 200
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round to load in bulk: as `round_record` takes it (`caller_id` a player id)."""
+
+    result: str
+    side: str
+    caller_id: int | None = None
+    tricks: tuple[int, int] | None = None
+
+
+def game_rounds_replay(game: Game, rounds: Sequence[RoundRecord]) -> Replay:
+    """The engine's verdict on `rounds` loaded into `game`, which has none yet: each
+    round's points and the final state (not saved). Shared by `game_rounds_load` and the
+    bulk importer (`tournaments.interchange.load`); `game` may be unsaved, with its match
+    (and the match's matchday and competition) and seats set.
+
+    Raises RuleViolation: `game_too_many_rounds` (params limit, rounds), and every
+    violation `round_record` raises, with `round` = the number of the first bad round.
+    """
+    if len(rounds) > MAX_ROUNDS_PER_GAME:
+        raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=len(rounds))
+    inputs = []
+    for number, record in enumerate(rounds, start=1):
+        try:
+            inputs.append(
+                round_input(
+                    game,
+                    result=record.result,
+                    side=record.side,
+                    caller_id=record.caller_id,
+                    tricks=record.tricks,
+                )
+            )
+        except RuleViolation as exc:
+            raise exc.at(round=number) from None
+    return _replay(game, inputs)
+
+
+@transaction.atomic
+def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any = None) -> Game:
+    """Load all rounds of a game that has none yet (an import, a paper sheet typed in).
+
+    The engine replays them in one go and the rounds are saved with one insert; the result
+    is exactly as if each had gone through `round_record`.
+
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `game_has_rounds`,
+    `game_too_many_rounds` (params limit, rounds: more than `MAX_ROUNDS_PER_GAME`), and
+    every violation `round_record` raises, with `round` = the number of the first bad round.
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        raise RuleViolation("game_has_totals")
+    if game.rounds.exists():
+        raise RuleViolation("game_has_rounds")
+    replay = game_rounds_replay(game, rounds)
+    recorded_by = acting_user(user)
+    # With history, like every other write: the audit trail must show imported rounds too.
+    bulk_create_with_history(
+        [
+            Round(
+                game=game,
+                number=number,
+                result=record.result,
+                side=record.side,
+                caller_id=record.caller_id,
+                tricks_a=record.tricks[0] if record.tricks else None,
+                tricks_b=record.tricks[1] if record.tricks else None,
+                points_a=points.a,
+                points_b=points.b,
+                recorded_by=recorded_by,
+            )
+            for number, (record, points) in enumerate(zip(rounds, replay.points, strict=True), 1)
+        ],
+        Round,
+        default_user=recorded_by,
+    )
+    status_before = game.status
+    _store_state(game, replay)
+    _game_refresh_on_commit(game, status_before)
+    return game
+
+
+def _same_round(
+    rnd: Round, *, result: str, side: str, caller_id: int | None, tricks: tuple[int, int] | None
+) -> bool:
+    """Whether stored round `rnd` says exactly what a form asks for (a form sent twice)."""
+    asked = Round(
+        result=result,
+        side=side,
+        caller_id=caller_id,
+        tricks_a=tricks[0] if tricks else None,
+        tricks_b=tricks[1] if tricks else None,
+    )
+    return asked.token == rnd.token
+
+
+@transaction.atomic
+def round_record(
+    *,
+    game_id: int,
+    expected_number: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+    user: Any = None,
+    link: GameLink | None = None,
+) -> Round:
+    """Add the next round to a game and return it, with its points from the engine.
+
+    `result` is a RULES.md round result, `side` "a" or "b" (the team the result is about),
+    `caller_id` a player seated at the game, `tricks` (team a, team b) or None.
+    `expected_number` (required) is the round number the scorer's form was made for: when
+    another phone, or the same form sent twice, recorded that round meanwhile, nothing is
+    saved twice. A round loaded without a form goes through `game_rounds_load`. `link` is
+    the table link the round was entered with (`table_round_record`), None for a director.
+
+    Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
+    (param number: that round is stored already, exactly like this: a form sent twice),
+    `sheet_changed` (params number, recorded), `sheet_rounds_removed` (the same params: the
+    form is for a later round than the next), `game_too_many_rounds` (params limit, rounds:
+    the game has `MAX_ROUNDS_PER_GAME` already), `result_unknown`, `seats_required`,
+    `caller_not_at_table`, and every engine violation for this round (`round` = its number).
+    """
+    game = _game_locked(game_id)
+    if game.by_totals:
+        raise RuleViolation("game_has_totals")
+    rounds = list(game.rounds.order_by("number"))
+    number = len(rounds) + 1
+    if expected_number != number:
+        if 1 <= expected_number <= len(rounds) and _same_round(
+            rounds[expected_number - 1],
+            result=result,
+            side=side,
+            caller_id=caller_id,
+            tricks=tricks,
+        ):
+            raise RuleViolation("round_already_recorded", number=expected_number)
+        if expected_number > number:
+            # A form from before rounds were undone or deleted elsewhere (or sent by hand).
+            raise RuleViolation(
+                "sheet_rounds_removed", number=expected_number, recorded=len(rounds)
+            )
+        raise RuleViolation("sheet_changed", number=expected_number, recorded=len(rounds))
+    if number > MAX_ROUNDS_PER_GAME:
+        raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=number)
+    try:
+        new = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+        before = _replay(game, game_round_inputs(game, rounds))
+        step = before.state.apply(new)
+    except RuleViolation as exc:
+        raise exc.at(round=number) from None
+    rnd = Round.objects.create(
+        game=game,
+        number=number,
+        result=new.result.value,
+        side=new.side.value,
+        caller_id=caller_id,
+        tricks_a=tricks[0] if tricks else None,
+        tricks_b=tricks[1] if tricks else None,
+        points_a=step.points.a,
+        points_b=step.points.b,
+        recorded_by=acting_user(user),
+        link=link,
+    )
+    status_before = game.status
+    _store_state(game, Replay(state=step.state, points=(*before.points, step.points)))
+    _game_refresh_on_commit(game, status_before)
+    return rnd
+
+
+@transaction.atomic
+def round_correct(
+    *,
+    round_id: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+    seen: str,
+    user: Any = None,
+) -> Round:
+    """Change what happened in one round; the whole game is replayed with the change.
+
+    `seen` (required) is the round's `token` when the director opened the correction: if
+    the round was corrected meanwhile (another phone, another tab), nothing is
+    overwritten; when it already says what is asked (the form sent twice), nothing is
+    written and the round is returned as it is.
+
+    A correction that breaks a later round (a caller out of turn, a round after the new
+    end of the game) is refused with that round's number. A correction that changes the
+    winner reopens or recloses the game; one that leaves a disputed game open decides the
+    dispute as corrected by director `user` (`_dispute_corrected_if_open`).
+
+    Raises RuleViolation: `round_unknown`, `round_changed`, `correction_ends_game`, and
+    everything `round_record` raises.
+    """
+    game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    target = _round_of(rounds, round_id)
+    if seen != target.token:
+        if _same_round(target, result=result, side=side, caller_id=caller_id, tricks=tricks):
+            return target
+        raise RuleViolation("round_changed", round=target.number)
+    try:
+        changed = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
+    except RuleViolation as exc:
+        raise exc.at(round=target.number) from None
+    inputs = game_round_inputs(game, rounds)
+    inputs[target.number - 1] = changed
+    try:
+        replay = _replay(game, inputs)
+    except RuleViolation as exc:
+        if exc.code == "game_finished" and exc.params.get("round", 0) > target.number:
+            # Said from the round being corrected: it ends the game, later rounds exist.
+            raise RuleViolation(
+                "correction_ends_game",
+                round=target.number,
+                ends_at=exc.params["round"] - 1,
+                rounds=len(rounds),
+            ) from None
+        raise
+    target.result, target.side, target.caller_id = (
+        changed.result.value,
+        changed.side.value,
+        caller_id,
+    )
+    target.tricks_a, target.tricks_b = (tricks[0], tricks[1]) if tricks else (None, None)
+    target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
+    _sync_points(rounds, replay)
+    status_before = game.status
+    _store_state(game, replay)
+    _game_refresh_on_commit(game, status_before)
+    _dispute_corrected_if_open(game, user)
+    return target
+
+
+def _round_of(rounds: Sequence[Round], round_id: int) -> Round:
+    # Looked up again under the game lock: the round may have gone since it was found.
+    found = next((r for r in rounds if r.pk == round_id), None)
+    if found is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    return found
+
+
+@transaction.atomic
+def round_delete(*, round_id: int, seen: str, user: Any = None) -> None:
+    """Delete one round; later rounds move up one number.
+
+    `seen` (required) is the round's `token` on the page that asked to delete it: a round
+    corrected meanwhile is not deleted unseen (`round_changed`). The rest of the game is
+    replayed: deleting a round that later rounds depend on (the caller rotation) is
+    refused with the reason. A disputed game left open has its dispute decided as
+    corrected by director `user` (`_dispute_corrected_if_open`).
+
+    Raises RuleViolation: `round_unknown` (also when it was deleted meanwhile, or the form
+    was sent twice), `round_changed`, and engine violations of the later rounds.
+    """
+    game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise RuleViolation("round_unknown", round_id=round_id)
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    doomed = _round_of(rounds, round_id)
+    if seen != doomed.token:
+        raise RuleViolation("round_changed", round=doomed.number)
+    _round_remove(game, rounds, doomed)
+    _dispute_corrected_if_open(game, user)
+
+
+@transaction.atomic
+def round_undo(*, game_id: int, round_id: int, seen: str, user: Any = None) -> int:
+    """Delete the last round of a game (the "undo" button of the score sheet); returns its
+    number.
+
+    `round_id` is the round the sheet showed as the last one and `seen` (required) the
+    sheet's `game_token`: when the game changed meanwhile, nothing is undone. A disputed
+    game left open has its dispute decided as corrected by director `user`
+    (`_dispute_corrected_if_open`).
+
+    Raises RuleViolation: `game_unknown`, `round_unknown` (that round is gone already: the
+    form sent twice, or deleted elsewhere), `game_changed_meanwhile`, and engine
+    violations (none expected: the rounds before the last one stand as they are).
+    """
+    game = _game_locked(game_id)
+    rounds = list(game.rounds.order_by("number"))
+    doomed = _round_of(rounds, round_id)
+    if seen != game_token(game, rounds) or doomed is not rounds[-1]:
+        raise RuleViolation("game_changed_meanwhile")
+    # simple-history stores this with the deletion: the history says "undone", not "deleted".
+    doomed._change_reason = ROUND_UNDO_REASON  # type: ignore[attr-defined]
+    _round_remove(game, rounds, doomed)
+    _dispute_corrected_if_open(game, user)
+    return doomed.number
+
+
+def _round_remove(game: Game, rounds: Sequence[Round], doomed: Round) -> None:
+    """Delete `doomed` from the locked `game` whose stored `rounds` are given in order."""
+    kept = [r for r in rounds if r.pk != doomed.pk]
+    replay = _replay(game, game_round_inputs(game, kept))
+    doomed.delete()
+    for rnd in kept:
+        if rnd.number > doomed.number:
+            # Ascending, one row at a time: the number below is always free already.
+            rnd.number -= 1
+            rnd.save(update_fields=["number"])
+    _sync_points(kept, replay)
+    status_before = game.status
+    _store_state(game, replay)
+    _game_refresh_on_commit(game, status_before)

@@ -1,0 +1,125 @@
+"""Reads of entries and koppels: their names, natural order and joins, and which entries
+are on the schedule.
+
+No result is read here (`scoring.selectors` reads those); the standings, the services and the
+pages of every app name entries through these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from django.db import connections
+from django.db.models import (
+    Q,
+    QuerySet,
+)
+
+from tournaments.models import (
+    Bye,
+    Club,
+    Competition,
+    Entry,
+    Match,
+    Player,
+    Team,
+)
+
+TEAM_JOINS = ("player_1", "player_2")
+
+ENTRY_JOINS = ("team__player_1", "team__player_2", "club")  # what `str(entry)` reads
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts "Koppel 2" before "Koppel 10": digit runs compare as numbers."""
+    return tuple(
+        (0, int(part)) if part.isdigit() else (1, part.casefold())
+        for part in re.split(r"(\d+)", text)
+        if part
+    )
+
+
+def entries_on_schedule(rows: QuerySet[Entry]) -> QuerySet[Entry]:
+    """The entries of `rows` that have a match or a bye: their competition, koppel and club
+    stay as they are (the database refuses it too, `entry_scheduled_fixed`)."""
+    scheduled = (
+        Q(pk__in=Match.objects.values("home_id"))
+        | Q(pk__in=Match.objects.values("away_id"))
+        | Q(pk__in=Bye.objects.values("entry_id"))
+    )
+    return rows.filter(scheduled)
+
+
+def competition_entries(*, competition: Competition) -> list[Entry]:
+    """The entries of a competition in natural name order (the order inside a full tie,
+    and round 1's seeding of a Swiss tournament)."""
+    entries = list(competition.entries.select_related("team__player_1", "team__player_2", "club"))
+    return sorted(entries, key=lambda entry: (natural_key(str(entry)), entry.pk))
+
+
+def competition_entry_ids(*, competition: Competition) -> list[int]:
+    """The ids of a competition's entries in `competition_entries`' order (natural name
+    order, then id), from one query of names: no model instances, for the standings.
+
+    The name is `str(entry)` spelled out (`Entry.__str__`, `Team.__str__`): a koppel's own
+    name, else "player 1 & player 2"; a club's name.
+    """
+    names = _entry_sort_names("e.competition_id = %s", [competition.pk])
+    return [pk for _key, pk in sorted((natural_key(name), pk) for pk, name in names.items())]
+
+
+def _entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
+    """`str(entry)` by id for the entries `e` that `where` picks, from one query of names
+    (an ORM query of the same joins took twice as long to build as to run, issue 7)."""
+    entries, teams = Entry._meta.db_table, Team._meta.db_table
+    players = Player._meta.db_table
+    clubs = Club._meta.db_table
+    sql = (
+        "SELECT e.id, e.team_id, t.name, p1.name, p2.name, c.name"
+        f" FROM {entries} e LEFT JOIN {teams} t ON t.id = e.team_id"
+        f" LEFT JOIN {players} p1 ON p1.id = t.player_1_id"
+        f" LEFT JOIN {players} p2 ON p2.id = t.player_2_id"
+        f" LEFT JOIN {clubs} c ON c.id = e.club_id WHERE {where}"
+    )
+    with connections[Entry.objects.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return {
+        pk: (team_name or f"{first} & {second}") if team_id is not None else str(club)
+        for pk, team_id, team_name, first, second, club in rows
+    }
+
+
+def entry_named(words: str, *, entry: str = "entry") -> Q:
+    """The rows whose entry (the relation `entry`, e.g. "entry", "home", "away") has a
+    koppel name or key, a player's or the club's name containing `words`, any case: how
+    every page's find box matches names (standings, matchday). `words` is stripped; empty
+    matches every row."""
+    words = words.strip()
+    if not words:
+        return Q()
+    return (
+        Q(**{f"{entry}__team__name__icontains": words})
+        | Q(**{f"{entry}__team__key__icontains": words})
+        | Q(**{f"{entry}__team__player_1__name__icontains": words})
+        | Q(**{f"{entry}__team__player_2__name__icontains": words})
+        | Q(**{f"{entry}__club__name__icontains": words})
+    )
+
+
+def koppel_entry_players(ids: Iterable[int]) -> tuple[dict[int, tuple[int, int]], dict[int, str]]:
+    """For the koppel entries among `ids`: entry id -> its two player ids, and player id ->
+    name (the words of `matchday_places_violations`' `players`)."""
+    entries = Entry.objects.filter(pk__in=set(ids), team__isnull=False).select_related(
+        "team__player_1", "team__player_2"
+    )
+    players: dict[int, tuple[int, int]] = {}
+    player_names: dict[int, str] = {}
+    for entry in entries:
+        assert entry.team is not None
+        team = entry.team
+        players[entry.pk] = (team.player_1_id, team.player_2_id)
+        player_names[team.player_1_id] = str(team.player_1)
+        player_names[team.player_2_id] = str(team.player_2)
+    return players, player_names
