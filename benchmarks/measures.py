@@ -442,8 +442,9 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
     The ratings refresh that a round ending a game also queues (issue 10) is another task
     with its own worker time: it is run and timed apart (`ratings_refresh_median_s`), after
     the ratings are brought up to date once before the first run."""
-    from rankings.services import RatingsRefreshOnCommit, ratings_refresh
+    from rankings.services import RATINGS, ratings_refresh
     from scoring.services.rounds import round_record
+    from troefclub.refresh import RefreshOnCommit
 
     ratings_refresh()
     ratings_seconds: list[float] = []
@@ -471,7 +472,11 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
                 # (savepoint ids, function, robust): the function is what commit would call
                 callbacks = [entry[1] for entry in connection.run_on_commit[start:]]
                 del connection.run_on_commit[start:]
-            ratings = [func for func in callbacks if isinstance(func, RatingsRefreshOnCommit)]
+            ratings = [
+                func
+                for func in callbacks
+                if isinstance(func, RefreshOnCommit) and func.queue is RATINGS
+            ]
             callbacks = [func for func in callbacks if func not in ratings]
             for ratings_callback in ratings:
                 started = time.perf_counter()

@@ -13,7 +13,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from rankings.models import PlayerRating, Season
-from tournaments.admin_input import AdminInputMixin
+from troefclub.admin_input import AdminInputMixin
 
 
 @admin.register(Season)

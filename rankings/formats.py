@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from django.template.defaultfilters import floatformat
 
-from tournaments.tables import MINUS, signed
+from troefclub.tables import MINUS, signed
 
 __all__ = ["decimal", "signed"]
 

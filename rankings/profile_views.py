@@ -22,10 +22,15 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rankings import charts, profiles
+from rankings import charts
 from rankings.formats import decimal
+from rankings.profiles import koppels
+from rankings.profiles.clubs import club_profile
+from rankings.profiles.history import CHART_RATING_POINTS
+from rankings.profiles.koppels import Evening, koppel_profile, koppels_matching
+from rankings.profiles.players import RatingPoint, player_profile
 from tournaments.models import Club, Player, Team
-from tournaments.view_helpers import render_page
+from troefclub.pages import render_page
 
 WIN_COLOUR = "#198754"
 DRAW_COLOUR = "#6c757d"
@@ -56,7 +61,7 @@ def _day(day: date | None) -> str:
     return date_format(day, DAY_FORMAT) if day else "—"
 
 
-def rating_chart(points: Sequence[profiles.RatingPoint]) -> SafeString:
+def rating_chart(points: Sequence[RatingPoint]) -> SafeString:
     """The player's rating after each rated game, as a line (at most
     `profiles.CHART_RATING_POINTS` points, evenly spread)."""
     numbered = list(enumerate(points, start=1))
@@ -72,14 +77,14 @@ def rating_chart(points: Sequence[profiles.RatingPoint]) -> SafeString:
                     "number": number,
                 },
             )
-            for number, point in charts.thin(numbered, profiles.CHART_RATING_POINTS)
+            for number, point in charts.thin(numbered, CHART_RATING_POINTS)
         ],
         title=_("Rating after each rated game"),
         empty_text=_("No rated games yet: no rating history to show."),
     )
 
 
-def evenings_chart(evenings: Sequence[profiles.Evening]) -> SafeString:
+def evenings_chart(evenings: Sequence[Evening]) -> SafeString:
     """A koppel's game points for and against on each of its latest evenings, as bars."""
     return charts.bar_chart(
         [
@@ -152,7 +157,7 @@ def results_chart(seasons: Sequence[Any]) -> SafeString:
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
     player = get_object_or_404(Player.objects.select_related("club", "rating"), key=key)
-    profile = profiles.player_profile(player=player, page_number=request.GET.get("page"))
+    profile = player_profile(player=player, page_number=request.GET.get("page"))
     context = {
         "player": player,
         "profile": profile,
@@ -170,12 +175,12 @@ def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
     choices: list[Team] = []
     if form.is_bound and form.is_valid():
         text = form.cleaned_data["vs"]
-        choices = profiles.koppels_matching(text=text, exclude=koppel)
+        choices = koppels_matching(text=text, exclude=koppel)
         if len(choices) == 1:
             return redirect("koppel_head_to_head", key=koppel.key, other=choices[0].key)
         if not choices:
             form.add_error("vs", _("No other koppel matches “%(text)s”.") % {"text": text})
-    profile = profiles.koppel_profile(koppel=koppel, page_number=request.GET.get("page"))
+    profile = koppel_profile(koppel=koppel, page_number=request.GET.get("page"))
     context = {
         "koppel": koppel,
         "profile": profile,
@@ -197,7 +202,7 @@ def koppel_head_to_head(request: HttpRequest, key: str, other: str) -> HttpRespo
     }
     if key not in found or other not in found:
         raise Http404
-    record = profiles.koppel_head_to_head(
+    record = koppels.koppel_head_to_head(
         koppel=found[key], other=found[other], page_number=request.GET.get("page")
     )
     context = {"record": record, "history": record.history}
@@ -206,7 +211,7 @@ def koppel_head_to_head(request: HttpRequest, key: str, other: str) -> HttpRespo
 
 def club_detail(request: HttpRequest, key: str) -> HttpResponse:
     club = get_object_or_404(Club, key=key)
-    profile = profiles.club_profile(club=club, page_number=request.GET.get("page"))
+    profile = club_profile(club=club, page_number=request.GET.get("page"))
     context = {
         "club": club,
         "profile": profile,

@@ -13,9 +13,9 @@ from typing import Generic, TypeVar
 
 from django.db.models import Case, Count, IntegerField, Model, Q, QuerySet, Value, When, Window
 
-from rankings.profiles import koppel_players_q
-from tournaments.fields import nfc
+from rankings.profiles.koppels import koppel_players_q
 from tournaments.models import Club, Competition, Player, Team
+from troefclub.fields import nfc
 
 # Longer input is cut: no name is this long, and a 10,000-character query must not reach
 # the database as a 10,000-character LIKE pattern.

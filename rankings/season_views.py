@@ -22,7 +22,7 @@ from rankings import selectors
 from rankings.tables import ROWS_PER_PAGE, RatingTable, SeasonTable
 from scoring.rules.seasons import SeasonBy
 from tournaments.models import Competition
-from tournaments.view_helpers import render_page
+from troefclub.pages import render_page
 
 # How much of a parameter the page doesn't know it repeats in its notice.
 SHOWN_MAX_LENGTH = 40

@@ -29,9 +29,8 @@ from scoring.rules.seasons import (
     best_n_of_m,
     season_tallies,
 )
+from scoring.selectors.counted import games_counted
 from tournaments.models import Club, Competition, Entry, Matchday, Player, Team
-
-FINISHED = (Game.Status.FINISHED, Game.Status.CLOSED)
 
 
 def _matchday_date_or_nearest() -> Coalesce:
@@ -56,6 +55,7 @@ def _matchday_date_or_nearest() -> Coalesce:
 # The date a game is ordered by (ratings, histories, tallies): see above.
 GAME_DATE = _matchday_date_or_nearest()
 
+
 # The order games are taken in: by date (`GAME_DATE`; games of a competition without any
 # date first), then by where they were played; the id makes it total.
 GAME_ORDER = (
@@ -66,15 +66,6 @@ GAME_ORDER = (
     "table",
     "pk",
 )
-
-
-def games_counted() -> QuerySet[Game]:
-    """Every game that counts for rankings and ratings: finished or closed by the director,
-    and confirmed when its competition counts results only once confirmed (as the standings
-    do). Unordered; callers filter and order it."""
-    return Game.objects.filter(status__in=FINISHED).exclude(
-        match__matchday__competition__confirmation_required=True, confirmed_at__isnull=True
-    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

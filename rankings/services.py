@@ -1,6 +1,6 @@
 """Writes of the player ratings (issue 10): OpenSkill, kept equal to a rebuild from scratch.
 
-Every counted game (`rankings.selectors.games_counted`), in `GAME_ORDER`, is one
+Every counted game (`scoring.selectors.counted.games_counted`), in `GAME_ORDER`, is one
 Plackett–Luce match (Weng & Lin 2011, Algorithm 4; `openskill.models.PlackettLuce` with its
 defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300): koppel A's two players against koppel
 B's, ranked by the game points (more points rank 1, equal points a draw). The stored
@@ -14,22 +14,19 @@ double precision and SQLite REAL), so a refresh after any series of writes store
 same numbers, bit for bit, as `ratings_rebuild` (tests/rankings/test_ratings_refresh.py).
 
 A write that can move the ratings queues the `rankings.tasks.ratings_refresh` task once
-its transaction commits (`ratings_refresh_on_commit`, called by
-`scoring.services.refresh.standings_refresh_on_commit` and the importer); writes made in the
-admin (a matchday's date, a koppel's players) are picked up by the beat run of the same
-task every `STANDINGS_SWEEP_SECONDS`.
+its transaction commits (`RATINGS`, a `troefclub.refresh` queue that follows the standings'
+one, and `ratings_refresh_on_commit`, called by the importer); writes made in the admin (a
+matchday's date, a koppel's players) are picked up by the beat run of the same task every
+`STANDINGS_SWEEP_SECONDS`.
 """
 
 from __future__ import annotations
 
-import enum
 import logging
-import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, F, Window
 from django.db.models.functions import RowNumber
@@ -37,7 +34,9 @@ from django.utils import timezone
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
-from rankings.selectors import GAME_DATE, GAME_ORDER, games_counted
+from rankings.selectors import GAME_DATE, GAME_ORDER
+from scoring.selectors.counted import games_counted
+from troefclub.refresh import RefreshQueue
 
 logger = logging.getLogger(__name__)
 
@@ -274,125 +273,35 @@ def ratings_refresh_queued() -> int:
 # ---------------------------------------------------------------- queueing after a commit
 
 
-class _Claim(enum.Enum):
-    TAKEN = "taken"  # this caller claimed the queued refresh: queue it
-    HELD = "held"  # a refresh is queued and hasn't started: it will see this write
-    BUSY = "busy"  # the row is locked (a refresh running): queue one, unclaimed
+def ratings_refresh_send(_key: int) -> None:
+    """Queue the `ratings_refresh` task (after the claim)."""
+    from rankings.tasks import ratings_refresh as ratings_refresh_task  # tasks import services
+
+    ratings_refresh_task.delay()
 
 
-def _ratings_refresh_claim(now: datetime) -> _Claim:
-    """Claim the one queued ratings refresh (`RatingsLock.queued_at`): UPDATE … SET
-    queued_at = now where none is queued, or the one queued is older than
-    `STANDINGS_SWEEP_SECONDS` (a task lost with its worker: taken over).
-
-    Runs after the writer's commit, so it must not wait for a refresh, which holds the row
-    for as long as it rates (seconds for a rebuild): on PostgreSQL a locked row is
-    skipped. A refresh that holds it may have read the games before this write committed,
-    so then a refresh is queued without a claim (`BUSY`); at worst that refresh finds
-    nothing to do.
-    """
-    connection = transaction.get_connection()
-    cutoff = now - timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS)
-    table = connection.ops.quote_name(RatingsLock._meta.db_table)
-    stamp = connection.ops.adapt_datetimefield_value(now)
-    old = connection.ops.adapt_datetimefield_value(cutoff)
-    if connection.vendor == "postgresql":
-        claim = (
-            f"UPDATE {table} SET queued_at = %s WHERE id = (SELECT id FROM {table}"
-            " WHERE id = %s AND (queued_at IS NULL OR queued_at < %s) FOR UPDATE SKIP LOCKED)"
-        )
-    else:  # SQLite: one writer at a time, nothing to skip
-        claim = (
-            f"UPDATE {table} SET queued_at = %s WHERE id = %s"
-            " AND (queued_at IS NULL OR queued_at < %s)"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(claim, [stamp, LOCK_PK, old])
-        if cursor.rowcount == 1:
-            return _Claim.TAKEN
-        # Not claimed: taken already, locked, or no row yet. A plain read doesn't wait.
-        cursor.execute(f"SELECT queued_at FROM {table} WHERE id = %s", [LOCK_PK])
-        row = cursor.fetchone()
-        if row is None:
-            cursor.execute(
-                f"INSERT INTO {table} (id, queued_at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                [LOCK_PK, stamp],
-            )
-            return _Claim.TAKEN if cursor.rowcount == 1 else _Claim.HELD
-    queued_at = row[0]
-    if queued_at is not None:
-        if isinstance(queued_at, str):  # SQLite through a raw cursor
-            queued_at = datetime.fromisoformat(queued_at)
-        if timezone.is_naive(queued_at):
-            queued_at = timezone.make_aware(queued_at, timezone.get_default_timezone())
-        if queued_at >= cutoff:
-            return _Claim.HELD
-    return _Claim.BUSY
-
-
-def _enqueue_ratings_refresh() -> None:
-    """After a commit: queue a `ratings_refresh` unless one is queued already (the claim)."""
-    from rankings.tasks import ratings_refresh as ratings_refresh_task
-
-    now = timezone.now()
-    claim = _ratings_refresh_claim(now)
-    if claim is _Claim.HELD:
-        return
-    try:
-        ratings_refresh_task.delay()
-    except Exception:
-        # The write is saved already; a broker that is down must not turn that into an
-        # error page. The claim goes (the next write tries again) and the beat run of the
-        # task, or `manage.py ratings`, catches up.
-        if claim is _Claim.TAKEN:
-            RatingsLock.objects.filter(pk=LOCK_PK, queued_at=now).update(queued_at=None)
-        logger.exception("ratings_refresh not queued")
-
-
-class RatingsRefreshOnCommit:
-    """The on-commit callback of `ratings_refresh_on_commit`: the ratings refresh owed by
-    the writes of one transaction. Its first run after the commit queues the task; its
-    other runs do nothing, so a transaction of many writes claims once. (As
-    `scoring.services.refresh.StandingsRefreshOnCommit`: each write registers it, so a savepoint
-    rolled back with an earlier registration leaves the later ones.)"""
-
-    __slots__ = ("done",)
-
-    def __init__(self) -> None:
-        self.done = False
-
-    def __call__(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        _enqueue_ratings_refresh()
-
-    def __repr__(self) -> str:
-        return f"<RatingsRefreshOnCommit {'run' if self.done else 'pending'}>"
-
-
-class _RatingsOwed(threading.local):
-    """Per thread (a connection and its transaction belong to one): the callback the next
-    commit may run; replaced once it has run."""
-
-    def __init__(self) -> None:
-        self.callback: RatingsRefreshOnCommit | None = None
-
-
-_owed = _RatingsOwed()
+# One claim row in all (`RatingsLock`, pk LOCK_PK). A refresh holds it for as long as it
+# rates and may have read the games before a write committed: a claim row it holds means
+# one more refresh, queued unclaimed (at worst that refresh finds nothing to do).
+RATINGS = RefreshQueue(
+    name="ratings",
+    claims=RatingsLock,
+    key_column="id",
+    send=ratings_refresh_send,
+    busy_queues=True,
+    fixed_key=LOCK_PK,
+)
 
 
 def ratings_refresh_on_commit() -> None:
     """Once the current transaction commits, queue a `rankings.tasks.ratings_refresh`
-    unless one is queued already and hasn't started (`RatingsLock.queued_at`).
+    unless one is queued already and hasn't started (`RatingsLock.queued_at`;
+    `troefclub.refresh`).
 
-    Called by every write that can move the ratings, inside its transaction:
-    `scoring.services.refresh.standings_refresh_on_commit` (a game over, corrected, reopened,
-    confirmed, its totals, the schedule) and the competition import. A broker that is down
-    is logged, never raised (the write is saved); beat runs the task every
+    The ratings follow the standings (`RankingsConfig.ready`): every write that queues a
+    standings refresh (a game over, corrected, reopened, confirmed, its totals, the
+    schedule) queues this one too; the competition import calls it itself. A broker that is
+    down is logged, never raised (the write is saved); beat runs the task every
     `STANDINGS_SWEEP_SECONDS` anyway.
     """
-    callback = _owed.callback
-    if callback is None or callback.done:
-        callback = _owed.callback = RatingsRefreshOnCommit()
-    transaction.on_commit(callback)
+    RATINGS.on_commit()

@@ -1,6 +1,6 @@
 """django-tables2 tables of the season rankings and the rating list (issue 10).
 
-Like the standings (`tournaments.tables.StandingTable`), each table's cells are worked out
+Like the standings (`scoring.tables.StandingTable`), each table's cells are worked out
 once per column, not per cell (`body`): django-tables2's own cell rendering costs about
 3 ms a row, and a season ranks hundreds of players. Short headers keep a table readable on
 a phone; the full words are in each header's `title`.
@@ -22,7 +22,7 @@ from rankings.formats import decimal
 from rankings.models import PlayerRating
 from rankings.selectors import SeasonRankingRow
 from scoring.rules.seasons import SeasonBy
-from tournaments.tables import BodyTable, signed
+from troefclub.tables import BodyTable, signed
 
 # Rows a page: a phone scrolls 50 short rows easily (as the standings).
 ROWS_PER_PAGE = 50

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from scoring.models import Game, Round
-from tournaments.models import Bye, Deduction, Match
+from tournaments.models import Bye, Match
 
 TOKEN_MAX_LENGTH = 80  # the hidden fields' max_length: room for every token below
 
@@ -95,28 +95,3 @@ def matchday_token(*, matchday_id: int) -> str:
         Match.objects.filter(matchday_id=matchday_id).only("pk", "home_id", "away_id", "table"),
         Bye.objects.filter(matchday_id=matchday_id).only("entry_id"),
     )
-
-
-def deductions_token(*, competition_id: int) -> str:
-    """The token of a competition's deductions: "<newest id>:<how many>:<how many void>".
-
-    Deductions are never changed, only added and voided, so these three numbers say
-    whether the list changed; the newest id lets `deduction_add` find what was added since.
-    """
-    return deductions_token_of(
-        Deduction.objects.filter(competition_id=competition_id).only("pk", "voided_at")
-    )
-
-
-def deductions_token_of(deductions: Iterable[Deduction]) -> str:
-    """`deductions_token` from a competition's loaded deductions (all of them, voided too)."""
-    rows = [(deduction.pk, deduction.voided_at) for deduction in deductions]
-    newest = max((pk for pk, _voided in rows), default=0)
-    voided = sum(1 for _pk, voided_at in rows if voided_at is not None)
-    return f"{newest}:{len(rows)}:{voided}"
-
-
-def deductions_token_newest(token: str) -> int | None:
-    """The newest deduction id a `deductions_token` saw; None when `token` is not one."""
-    head, _sep, _rest = token.partition(":")
-    return int(head) if head.isdigit() else None

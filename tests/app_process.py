@@ -18,8 +18,6 @@ import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 # Settings read from the environment (troefclub/settings.py) and the suite's own switches:
 # none of them may leak from the test run into the app under test.
 SUITE_VARIABLES = (

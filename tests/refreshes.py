@@ -3,7 +3,7 @@ its commit would run them, with the broker replaced by a recorder.
 
 A test's transaction never commits, so `django_capture_on_commit_callbacks` hands the
 callbacks over instead; counting them says little (a transaction's writes to one
-competition register one shared callback each, `StandingsRefreshOnCommit`). Running them
+competition register one shared callback each, `troefclub.refresh.RefreshOnCommit`). Running them
 says which `standings_refresh` tasks the commit would queue, and for which competitions.
 """
 

@@ -3,8 +3,8 @@
 The services require what the form saw (the round number a new round gets, a `seen`
 token). Tests that only set a scene call the services as a page opened just now would:
 these helpers read those values. The guards themselves (a stale or missing value is
-refused) are tested in tests/scoring/test_stale_writes.py and
-tests/tournaments/test_double_submit.py.
+refused) are tested in tests/scoring/services/test_stale_writes.py and
+tests/scoring/test_double_submit.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from __future__ import annotations
 from django.db.models import Max
 
 from scoring.models import Round
-from scoring.tokens import deductions_token, game_token_now, match_token_now, matchday_token
+from scoring.tokens import game_token_now, match_token_now, matchday_token
 from tournaments.models import Matchday
+from tournaments.tokens import deductions_token
 
 __all__ = [
     "deductions_token",

@@ -27,9 +27,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
+from tests.paths import REPO_ROOT as ROOT
+
 pytestmark = pytest.mark.backup
 
-ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 DATA_FILES = sorted((ROOT / "data").glob("*.json"))
 SLUGS = [json.loads(path.read_text(encoding="utf-8"))["competition"]["slug"] for path in DATA_FILES]
@@ -38,9 +39,9 @@ SLUGS = [json.loads(path.read_text(encoding="utf-8"))["competition"]["slug"] for
 # a finished game on a new matchday, a deduction that counts and one voided with a reason.
 MORE_RESULTS = """
 from scoring.models import Game
-from scoring.services import round_record
+from scoring.services.rounds import round_record
 from tournaments.models import Competition, Deduction, Match, Matchday
-from tournaments.services import deduction_void
+from tournaments.services.deductions import deduction_void
 
 competition = Competition.objects.get(slug="club-evening-sample")
 entries = list(competition.entries.select_related("team").order_by("pk"))
@@ -60,7 +61,7 @@ deduction_void(deduction_id=voided.pk, reason="was on time after all")
 
 # A change made after the backup, which the restore must undo.
 AFTER_THE_BACKUP = """
-from scoring.services import standings_rebuild
+from scoring.services.standings import standings_rebuild
 from tournaments.models import Competition, Deduction
 
 competition = Competition.objects.get(slug="club-evening-sample")
@@ -74,7 +75,7 @@ standings_rebuild(competition_id=competition.pk)
 EXPORTS_AND_HISTORY = """
 import json
 from django.apps import apps
-from tournaments.interchange import competition_export
+from interchange import competition_export
 from tournaments.models import Competition
 
 print(json.dumps({

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from scoring.messages import integrity_message, integrity_violation
 from scoring.models import Game
 from tests.factories import (
     CompetitionFactory,
@@ -26,6 +25,8 @@ from tests.factories import (
     TeamFactory,
 )
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from troefclub.rule_messages import integrity_message
+from troefclub.writes import integrity_violation
 
 pytestmark = pytest.mark.django_db
 

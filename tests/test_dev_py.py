@@ -11,7 +11,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.app_process import ROOT
+from tests.paths import REPO_ROOT as ROOT
 
 FAST = "not e2e and not worker and not backup and not slow"
 

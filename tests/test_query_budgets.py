@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import URLPattern, reverse
 
 from benchmarks.generate import random_game
+from scoring import urls as scoring_urls
 from scoring.models import Game
 from scoring.selectors.results import competition_game_counts, competition_match_scores
 from scoring.selectors.schedule import competition_schedule, matchday_problems
@@ -31,13 +32,13 @@ from scoring.selectors.standings_inputs import (
 from scoring.services.rounds import RoundRecord, game_rounds_load
 from scoring.services.standings import standings_rebuild
 from scoring.services.table import game_links_ensure
+from scoring.views import matchday_manage
 from tests.builders import random_matchday
 from tests.factories import (
     CompetitionFactory,
     koppel_entries,
     league_staff,
 )
-from tournaments import director_views
 from tournaments import urls as tournament_urls
 from tournaments.models import Competition, Deduction, Match, Matchday
 
@@ -164,7 +165,8 @@ def build(koppels: int) -> Built:
 
 
 def page_names() -> set[str]:
-    return {p.name for p in tournament_urls.urlpatterns if isinstance(p, URLPattern) and p.name}
+    patterns = [*tournament_urls.urlpatterns, *scoring_urls.urlpatterns]
+    return {p.name for p in patterns if isinstance(p, URLPattern) and p.name}
 
 
 def test_every_page_has_a_budget() -> None:
@@ -255,9 +257,9 @@ def test_director_matchday_page_variants_are_flat(
 ) -> None:
     """The director's matchday page a few matches a page, with its forms' selects (a club
     evening) or, past `ENTRY_SELECT_MAX`, typed entries and one shared list of them."""
-    monkeypatch.setattr(director_views, "MATCHES_PER_PAGE", 3)
+    monkeypatch.setattr(matchday_manage, "MATCHES_PER_PAGE", 3)
     if typed:
-        monkeypatch.setattr(director_views, "ENTRY_SELECT_MAX", 0)
+        monkeypatch.setattr(matchday_manage, "ENTRY_SELECT_MAX", 0)
     client.force_login(league_staff())
     counts = [
         queries(client, reverse("matchday_manage", kwargs=_matchday(built)) + query)

@@ -33,7 +33,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.app_process import ROOT, app_env, free_port, run_checked, stop, wait_for_http
+from tests.app_process import app_env, free_port, run_checked, stop, wait_for_http
+from tests.paths import REPO_ROOT as ROOT
 
 SLUG = "club-evening-sample"
 SAMPLE = "data/club-evening-sample.json"

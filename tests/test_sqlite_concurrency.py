@@ -26,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from tests.app_process import ROOT, app_env, free_port, run_checked, stop, wait_for_http
+from tests.app_process import app_env, free_port, run_checked, stop, wait_for_http
+from tests.paths import REPO_ROOT as ROOT
 
 SLUG = "club-evening-sample"
 DIRECTOR = "director"  # user name and password

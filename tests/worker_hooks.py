@@ -6,8 +6,8 @@ row locked, nothing written yet): it writes its PostgreSQL backend pid to `DIR/s
 then waits until `DIR/release` exists (at most 60 s). A test can then kill the worker,
 or its database connection, in the middle of a refresh. Later rebuilds (`DIR/started`
 exists) don't pause. Without the variable this module changes nothing, and production
-code is never touched: the pause wraps `scoring.selectors.standings.competition_table` in the
-worker process only.
+code is never touched: the pause wraps the `competition_table` the rebuild calls
+(`scoring.services.standings`) in the worker process only.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import connection
 
-from scoring.selectors.standings import competition_table
+from scoring.services import standings as standings_services
 
 _SLOW = os.environ.get("TROEF_TEST_SLOW_REFRESH", "")
 
@@ -39,11 +39,12 @@ def _pause_once(folder: Path) -> None:
 
 
 if _SLOW:
-    _table = competition_table
+    _table = standings_services.competition_table
 
     @wraps(_table)
     def _slow_table(*args: Any, **kwargs: Any) -> Any:
         _pause_once(Path(_SLOW))
         return _table(*args, **kwargs)
 
-    competition_table = _slow_table
+    # Where the rebuild (`standings_rebuild`) looks it up.
+    standings_services.competition_table = _slow_table

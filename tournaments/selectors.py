@@ -16,19 +16,13 @@ from django.db.models import (
     QuerySet,
 )
 
-from tournaments.models import (
-    Bye,
-    Club,
-    Competition,
-    Entry,
-    Match,
-    Player,
-    Team,
-)
+from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
 
 TEAM_JOINS = ("player_1", "player_2")
 
 ENTRY_JOINS = ("team__player_1", "team__player_2", "club")  # what `str(entry)` reads
+# What `str(match)` reads: its home and away entries, as ENTRY_JOINS.
+MATCH_ENTRY_JOINS = tuple(f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS)
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -65,11 +59,11 @@ def competition_entry_ids(*, competition: Competition) -> list[int]:
     The name is `str(entry)` spelled out (`Entry.__str__`, `Team.__str__`): a koppel's own
     name, else "player 1 & player 2"; a club's name.
     """
-    names = _entry_sort_names("e.competition_id = %s", [competition.pk])
+    names = entry_sort_names("e.competition_id = %s", [competition.pk])
     return [pk for _key, pk in sorted((natural_key(name), pk) for pk, name in names.items())]
 
 
-def _entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
+def entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
     """`str(entry)` by id for the entries `e` that `where` picks, from one query of names
     (an ORM query of the same joins took twice as long to build as to run, issue 7)."""
     entries, teams = Entry._meta.db_table, Team._meta.db_table

@@ -1,59 +1,19 @@
-"""Public pages: competitions, standings, matchdays, matches and games. No login needed.
-
-Each view fetches what the page shows (through `scoring.selectors` where there is logic),
-then renders; an htmx request gets the page's named partial, a normal one the full page.
-Anything unknown, or a match or game of another competition, is a 404.
+"""The public list of competitions, newest season first (the home page). No login needed;
+an htmx request gets the page's named partial, a normal one the full page. A
+competition's own pages are pages of play (`scoring.views.public`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
-from rankings.highlights import match_top_koppels, matchday_highlights
-from scoring.models import Game
-from scoring.selectors.results import competition_game_counts, competition_match_scores
-from scoring.selectors.schedule import matchday_matches, with_table_shown
-from scoring.selectors.standings import competition_standings, competition_standings_summary
-from scoring.selectors.standings_inputs import (
-    Adjustment,
-    competition_adjustments,
-    matches_adjustments,
-)
-from scoring.services.standings import standings_catch_up
-from tournaments.models import Competition, Entry, Match
-from tournaments.tables import TIEBREAK_LABELS, StandingTable, page_links
-from tournaments.view_helpers import (
-    ENTRY_JOINS,
-    GAME_TEAM_JOINS,
-    MATCHES_PER_PAGE,
-    SEARCH_MAX_LENGTH,
-    AdjustmentLine,
-    game_for,
-    match_adjustment_lines,
-    match_context,
-    match_for,
-    matchday_byes,
-    matchday_for,
-    render_page,
-    sheet_lines,
-)
-
-# Rounds on the printed paper score grid of a table: a game to 20 can take 19 rounds,
-# plus redeals.
-PRINT_GRID_ROWS = 24
-# Standings rows a page: a phone scrolls 50 short rows easily, and the page stays small
-# (issue 7: 1,000 rows were 1.2 MB and 3 s).
-STANDINGS_PER_PAGE = 50
+from tournaments.models import Competition
+from troefclub.pages import render_page
 
 
 def competition_list(request: HttpRequest) -> HttpResponse:
+    """Every competition with its number of entries, newest season first."""
     competitions = Competition.objects.annotate(entry_count=Count("entries")).order_by(
         "-season", "name"
     )
@@ -63,137 +23,3 @@ def competition_list(request: HttpRequest) -> HttpResponse:
         {"competitions": competitions},
         partial="competitions",
     )
-
-
-def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
-    """The standings' adjustments with their entries and matches fetched (two queries)."""
-    if not adjustments:
-        return []
-    entries = Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(
-        {adjustment.entry_id for adjustment in adjustments}
-    )
-    match_ids = {a.match_id for a in adjustments if a.match_id is not None}
-    matches = (
-        Match.objects.select_related("matchday", *ENTRY_JOINS).in_bulk(match_ids)
-        if match_ids
-        else {}
-    )
-    return [
-        AdjustmentLine(
-            entry=entries.get(adjustment.entry_id),
-            kind=adjustment.kind,
-            points=adjustment.points,
-            reason=adjustment.reason,
-            match=matches.get(adjustment.match_id) if adjustment.match_id else None,
-        )
-        for adjustment in adjustments
-    ]
-
-
-def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """The standings as stored (`Standing` rows), a page at a time, sorted in the database;
-    `q` narrows them to the koppels whose names contain it. Nothing is recomputed here."""
-    competition = get_object_or_404(Competition, slug=slug)
-    standings_catch_up(competition=competition)
-    tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
-    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    summary = competition_standings_summary(competition=competition)
-    table = StandingTable(
-        competition_standings(competition=competition, search=search),
-        tiebreaks=tiebreaks,
-        show_byes=summary.byes,
-        show_deducted=summary.deducted,
-    )
-    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
-    if search:
-        table.empty_text = _("No koppel or player matches this search.")
-    counts = competition_game_counts(competition=competition)
-    context = {
-        "competition": competition,
-        "table": table,
-        "search": search,
-        "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
-        "adjustments": adjustment_lines(competition_adjustments(competition=competition)),
-        "as_of": summary.as_of,
-        "open_games": counts.open_games,
-        "awaiting": counts.awaiting,
-        "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
-        "is_director": competition.is_directed_by(request.user),
-    }
-    return render_page(request, "tournaments/competition_detail.html", context, partial="standings")
-
-
-def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The matchday's matches by table, a page at a time (`MATCHES_PER_PAGE`); `q` finds a
-    table by its number or a koppel, player or club name. Reads only the matches shown."""
-    matchday = matchday_for(slug, number)
-    competition = matchday.competition
-    search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    found = matchday_matches(matchday=matchday, search=search)
-    page = Paginator(found, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
-    rows = list(page.object_list)
-    ids = [match.pk for match in rows]
-    scores = competition_match_scores(competition=competition, match_ids=ids)
-    adjustments = match_adjustment_lines(
-        rows,
-        matches_adjustments(competition=competition, match_ids=ids, scores=scores),
-    )
-    matches = [(match, scores[match.pk], adjustments.get(match.pk, [])) for match in rows]
-    context = {
-        "competition": competition,
-        "matchday": matchday,
-        "matches": matches,
-        "page": page,
-        "page_links": page_links(page),
-        "search": search,
-        "byes": matchday_byes(matchday),
-        "is_director": competition.is_directed_by(request.user),
-        # Only the full page shows them: a page link or a search swaps the matches alone.
-        "highlights": (
-            None if getattr(request, "htmx", False) else matchday_highlights(matchday=matchday)
-        ),
-    }
-    return render_page(request, "tournaments/matchday_detail.html", context, partial="matches")
-
-
-def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The matchday to print: table numbers and names, big, and an empty score grid each."""
-    matchday = matchday_for(slug, number)
-    competition = matchday.competition
-    matches = list(
-        with_table_shown(matchday.matches.select_related(*ENTRY_JOINS))
-        .prefetch_related(
-            Prefetch(
-                "games",
-                queryset=Game.objects.select_related(*GAME_TEAM_JOINS).order_by("sitting", "table"),
-            )
-        )
-        .order_by("table_shown", "pk")
-    )
-    scores = competition_match_scores(competition=competition, matchday=matchday)
-    context = {
-        "competition": competition,
-        "matchday": matchday,
-        "matches": [(match, scores[match.pk]) for match in matches],
-        "byes": matchday_byes(matchday),
-        "grid_rows": range(1, PRINT_GRID_ROWS + 1),
-    }
-    return render(request, "tournaments/matchday_print.html", context)
-
-
-def match_detail(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
-    match = match_for(slug, match_id)
-    context = match_context(request, match, koppel_ranking=match_top_koppels(match=match))
-    return render_page(request, "tournaments/match_detail.html", context, partial="match")
-
-
-def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
-    game = game_for(slug, game_id)
-    competition = game.match.matchday.competition
-    context = {
-        "competition": competition,
-        "game": game,
-        "lines": sheet_lines(game),
-        "is_director": competition.is_directed_by(request.user),
-    }
-    return render_page(request, "tournaments/game_detail.html", context, partial="game")

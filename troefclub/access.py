@@ -6,6 +6,9 @@ The decorator finds the view's object from the URL (a 404 when it is unknown, be
 access check, as the pages always did), lets in the competition's directors and staff
 (`Competition.is_directed_by`), and hands the object to the view, so the view doesn't
 fetch it again. Anybody else gets `denied`'s answer: the login page, or a friendly 403.
+
+The core knows no model: what a page shows is a competition (it has `is_directed_by`) or
+belongs to one (its `competition`: a matchday's field, a match's and a game's property).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Concatenate, TypeVar
+from typing import Any, Concatenate, Protocol, TypeVar, runtime_checkable
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -23,9 +26,6 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from scoring.models import Game
-from tournaments.models import Competition, Match, Matchday
-
 
 class HtmxHttpRequest(HttpRequest):
     """A request as `django_htmx.middleware.HtmxMiddleware` leaves it (django-htmx docs,
@@ -34,7 +34,21 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def denied(request: HtmxHttpRequest, competition: Competition) -> HttpResponse | None:
+@runtime_checkable
+class Directable(Protocol):
+    """A competition, as far as access goes: who may direct it."""
+
+    def is_directed_by(self, user: Any) -> bool: ...
+
+
+class OfCompetition(Protocol):
+    """What belongs to one competition: a matchday, a match, a game."""
+
+    @property
+    def competition(self) -> Directable: ...
+
+
+def denied(request: HtmxHttpRequest, competition: Directable) -> HttpResponse | None:
     """None when the user may direct `competition`; else the login redirect or a 403 page.
 
     An htmx request of a logged-out director (a tap on a sheet left open) is sent to the
@@ -52,22 +66,16 @@ def denied(request: HtmxHttpRequest, competition: Competition) -> HttpResponse |
         return redirect_to_login(request.get_full_path())
     if competition.is_directed_by(request.user):
         return None
-    return render(request, "scoring/forbidden.html", {"competition": competition}, status=403)
+    return render(request, "forbidden.html", {"competition": competition}, status=403)
 
 
-Directed = TypeVar("Directed", Competition, Matchday, Match, Game)
+Directed = TypeVar("Directed", bound=Directable | OfCompetition)
 
 
-def competition_of(found: Competition | Matchday | Match | Game) -> Competition:
-    """The competition a director's page is about, from the object it shows (its joins,
-    as the `tournaments.view_helpers` lookups make them: no query)."""
-    if isinstance(found, Game):
-        return found.match.matchday.competition
-    if isinstance(found, Match):
-        return found.matchday.competition
-    if isinstance(found, Matchday):
-        return found.competition
-    return found
+def competition_of(found: Directable | OfCompetition) -> Directable:
+    """The competition a director's page is about, from the object it shows (through the
+    joins its lookup made, `tournaments.lookups` and `scoring.views.common`: no query)."""
+    return found if isinstance(found, Directable) else found.competition
 
 
 def director_required(

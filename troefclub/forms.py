@@ -1,7 +1,7 @@
 """Form pieces that refuse hostile input the same way everywhere (issue 6, "Hostile input").
 
 - `JSONInputField`: JSON typed into a form is read like an import file
-  (`tournaments.interchange.document_parse`): nesting, repeated keys, huge numbers, NaN,
+  (`troefclub.json_input.json_parse`): nesting, repeated keys, huge numbers, NaN,
   NUL and other control characters are form errors. Django's `forms.JSONField` lets the
   first ones escape as exceptions (HTTP 500) and the last ones reach PostgreSQL, which
   refuses `\\u0000` in `jsonb`.
@@ -9,9 +9,9 @@
   never checks it, so any length went on to `authenticate()` and to django-axes' record of
   the failed login (255 characters): HTTP 500 on PostgreSQL, before anyone logged in.
 
-Texts (names, reasons) take `tournaments.validators.validate_single_line_text` or
+Texts (names, reasons) take `troefclub.validators.validate_single_line_text` or
 `validate_multiline_text`; the admin adds them to every text field
-(`tournaments.admin_input.AdminInputMixin`).
+(`troefclub.admin_input.AdminInputMixin`).
 """
 
 from __future__ import annotations
@@ -26,18 +26,19 @@ from django.core.validators import MaxLengthValidator
 from django.forms.fields import InvalidJSONInput, JSONString
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.interchange import InterchangeError, document_parse
+from troefclub.json_input import JSONInputError, json_parse
+from troefclub.validators import validate_single_line_text, validate_unicode
 
 
 def _parse(value: str) -> Any:
-    """`value` read as JSON; raises InterchangeError naming what is wrong and where."""
-    return document_parse(raw=value.encode("utf-8", errors="surrogatepass"))
+    """`value` read as JSON; raises JSONInputError naming what is wrong and where."""
+    return json_parse(raw=value.encode("utf-8", errors="surrogatepass"))
 
 
 class JSONInputField(forms.JSONField):
     """A JSON form field that refuses, as a form error, what can't be stored or read back.
 
-    Same limits as an import file (`document_parse`): nesting at most 32 deep, no key twice
+    Same limits as an import file (`troefclub.json_input`): nesting at most 32 deep, no key twice
     in an object, numbers within 30 digits, no NaN or Infinity, no control characters
     (tab and line breaks aside) or lone surrogates in texts.
     """
@@ -53,7 +54,7 @@ class JSONInputField(forms.JSONField):
             return value
         try:
             converted = _parse(str(value))
-        except InterchangeError as exc:
+        except JSONInputError as exc:
             raise ValidationError(
                 self.error_messages["unsafe"], code="invalid", params={"problem": str(exc)}
             ) from None
@@ -66,7 +67,7 @@ class JSONInputField(forms.JSONField):
             return None
         try:
             return _parse(str(data))
-        except InterchangeError:
+        except JSONInputError:
             return InvalidJSONInput(data)
 
 
@@ -75,11 +76,17 @@ class _UsernameLengthChecked(AuthenticationForm):
         super().__init__(*args, **kwargs)
         username = cast(forms.CharField, self.fields["username"])
         username.validators.append(MaxLengthValidator(username.max_length or 150))
+        # A lone surrogate can't be sent to the database or hashed (a UnicodeEncodeError,
+        # HTTP 500) and no username holds a control character: refused before
+        # `authenticate()` too.
+        username.validators.append(validate_single_line_text)
+        cast(forms.CharField, self.fields["password"]).validators.append(validate_unicode)
 
 
 class LoginForm(_UsernameLengthChecked):
-    """The login page's form: a username longer than the user model's is refused before
-    `authenticate()` (see the module docstring)."""
+    """The login page's form: a username longer than the user model's, or holding a control
+    character or a lone surrogate, and a password holding a lone surrogate are refused
+    before `authenticate()` (see the module docstring)."""
 
 
 class AdminLoginForm(_UsernameLengthChecked, AdminAuthenticationForm):

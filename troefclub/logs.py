@@ -22,7 +22,7 @@ class PermissionDeniedWithoutTraceback(logging.Filter):
         return True
 
 
-# The path of a table's phone page: /t/<token>/ (`scoring.table_views.table_sheet`).
+# The path of a table's phone page: /t/<token>/ (`scoring.views.table.table_sheet`).
 _TABLE_PATH = re.compile(r"/t/[^/\s?]+")
 
 

@@ -125,9 +125,11 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "csp",
+    "troefclub",
     "tournaments",
     "scoring",
     "rankings",
+    "interchange",
 ]
 
 MIDDLEWARE = [

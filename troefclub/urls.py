@@ -64,4 +64,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
     path("", include("rankings.urls")),
     path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
 ]

@@ -21,5 +21,5 @@ def decimal(value: float | Fraction | Decimal | int | None, places: int) -> str:
 
 @register.filter
 def signed(value: int | None) -> str:
-    """A saldo with its sign and a real minus: "+4", "0", "−68" (`tournaments.tables.signed`)."""
+    """A saldo with its sign and a real minus: "+4", "0", "−68" (`troefclub.tables.signed`)."""
     return formats.signed(value)

@@ -4,7 +4,7 @@
 - a koppel plays at most one game in a sitting of a matchday (one table at a time);
 - a pairs match with a game keeps its two entries (the game would keep the old koppels).
 
-Errors start with `troefclub:<code>` (worded by `scoring.messages.integrity_message`).
+Errors start with `troefclub:<code>` (worded by `troefclub.rule_messages.integrity_message`).
 The services, the admin and the importer check the same first; these are the backstop.
 """
 

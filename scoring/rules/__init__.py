@@ -2,7 +2,7 @@
 
 Everything RULES.md says lives here once. Nothing here imports Django, Celery or our apps
 (tests/rules/test_purity.py fails the build otherwise); errors are `RuleViolation` codes
-that the edges turn into words (`scoring.messages`).
+that the edges turn into words (`troefclub.rule_messages`).
 """
 
 from scoring.rules.award import award, check_tricks, round_amounts

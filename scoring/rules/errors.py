@@ -9,7 +9,7 @@ class RuleViolation(Exception):
     """A result, a correction or a setting that the rules forbid.
 
     `code` is stable: tests and translations key on it, never on text. `params` fill the
-    message that the edges (forms, commands) make from it with `scoring.messages`. When the
+    message that the edges (forms, commands) make from it with `troefclub.rule_messages`. When the
     violation happened while replaying a game, `params["round"]` is the 1-based number of
     the round that broke the rule.
     """

@@ -2,14 +2,14 @@
 
 DESIGN.md "Interchange format" (tie-break keys). Everything that lists tie-breaks reads
 `METRICS`: the engine (`compute_standings`, `check_tiebreaks`), the standings table's
-columns (`tournaments.tables`), the admin's choices and their explanations, the standings
+columns (`scoring.tables`), the admin's choices and their explanations, the standings
 page. Adding a tie-break is one `Metric` here, plus what it needs stored and computed: its
 `StandingRow` attribute, its `Standing` field (a migration) and its column in
 `StandingTable` (tests/rules/test_metrics.py checks they all exist).
 
 The texts are English msgids, not translations: the engine stays free of Django, and the
 edges translate them when shown (`gettext(metric.label)`), as they turn rule codes into
-words (`scoring.messages`).
+words (`troefclub.rule_messages`).
 """
 
 from __future__ import annotations

@@ -24,14 +24,7 @@ from django.utils import timezone
 from scoring.models import Game, GameDispute, GameLink, Round
 from scoring.selectors.results import MatchScore, competition_match_scores
 from scoring.selectors.schedule import with_table_shown
-from tournaments.models import (
-    Bye,
-    Competition,
-    Entry,
-    Match,
-    Matchday,
-    Team,
-)
+from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS
 
 #

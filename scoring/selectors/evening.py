@@ -21,10 +21,7 @@ from django.db.models import (
 from django.utils import timezone
 
 from scoring.models import Game, Round
-from tournaments.models import (
-    Competition,
-    Matchday,
-)
+from tournaments.models import Competition, Matchday
 
 
 @dataclass(frozen=True, slots=True)

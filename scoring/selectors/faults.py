@@ -27,12 +27,7 @@ from scoring.rules import (
     sitting_koppels_violations,
 )
 from scoring.selectors.standings import competition_table
-from tournaments.models import (
-    Bye,
-    Competition,
-    Entry,
-    Match,
-)
+from tournaments.models import Bye, Competition, Entry, Match
 from tournaments.selectors import competition_entries, koppel_entry_players
 
 
@@ -40,7 +35,7 @@ from tournaments.selectors import competition_entries, koppel_entry_players
 class ResultProblem:
     """A stored fault that `manage.py check_results` lists: `place` names where, as the
     importer does (`matchday 3, match a-b, game table 2, round 5`), and `violation` what
-    (worded by `scoring.messages.rule_message`)."""
+    (worded by `troefclub.rule_messages.rule_message`)."""
 
     place: str
     violation: RuleViolation

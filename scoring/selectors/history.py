@@ -16,17 +16,13 @@ from django.db.models import (
 )
 from django.utils.translation import gettext as _
 
-from scoring.messages import RESULT_LABELS
 from scoring.models import Game, GameDispute, GameLink, Round
 from scoring.rules import (
     Result,
 )
-from tournaments.models import (
-    Entry,
-    Player,
-    Team,
-)
+from tournaments.models import Entry, Player, Team
 from tournaments.selectors import TEAM_JOINS
+from troefclub.rule_messages import RESULT_LABELS
 
 #
 # The directors' history pages read simple-history's records (`<Model>.history`): one
@@ -65,7 +61,7 @@ class HistoryLine:
 
 
 @dataclass(slots=True)
-class _Event:
+class Event:
     """A `HistoryLine` being built; `derived` events may join the write before them."""
 
     when: datetime
@@ -75,14 +71,14 @@ class _Event:
     details: list[str]
     derived: bool = False
     game_id: int | None = None
-    # What a derived event adds to the write it joins (see `_merged`); only its details
+    # What a derived event adds to the write it joins (see `merged_lines`); only its details
     # when it joins a change of the same row (`subject`: model name and id).
     joined: tuple[str, ...] = ()
     subject: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class _Names:
+class Names:
     teams: dict[int, str]
     players: dict[int, str]
     entries: dict[int, str]
@@ -97,20 +93,20 @@ class _Names:
         return "—" if pk is None else self.entries.get(pk, _("entry #%(id)s") % {"id": pk})
 
 
-def _history_names(
+def history_names(
     *,
     team_ids: Iterable[int | None],
     player_ids: Iterable[int | None],
     entry_ids: Iterable[int],
     known_teams: Iterable[Team] = (),
-) -> _Names:
+) -> Names:
     """The names the history records refer to by id: one query a kind, none when unused
     (`known_teams` are loaded already)."""
     known = {team.pk: str(team) for team in known_teams}
     teams = {pk for pk in team_ids if pk is not None} - known.keys()
     players = {pk for pk in player_ids if pk is not None}
     entries = set(entry_ids)
-    return _Names(
+    return Names(
         teams=known
         | {
             team.pk: str(team)
@@ -134,7 +130,7 @@ def _history_names(
     )
 
 
-def _history_of(
+def history_of(
     model: type[Model], *, annotate: dict[str, Any] | None = None, **filters: Any
 ) -> list[Any]:
     """The history records of `model` matching `filters`, oldest first, users joined;
@@ -159,7 +155,7 @@ def _side_name(side: str, koppels: tuple[str, str]) -> str | None:
     return {"a": koppels[0], "b": koppels[1]}.get(side)
 
 
-def _with_previous(records: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
+def with_previous(records: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
     """Each record (oldest first) with the record before it of the same row, or None."""
     previous: dict[int, Any] = {}
     for record in records:
@@ -167,17 +163,17 @@ def _with_previous(records: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
         previous[record.id] = record
 
 
-def _changes(record: Any, previous: Any) -> dict[str, tuple[Any, Any]]:
+def changed_fields(record: Any, previous: Any) -> dict[str, tuple[Any, Any]]:
     """field name -> (old, new) of what `record` changed since `previous`."""
     delta = record.diff_against(previous)
     return {change.field: (change.old, change.new) for change in delta.changes}
 
 
-def _event(record: Any, what: str, details: Iterable[str] = (), **extra: Any) -> _Event:
+def history_event(record: Any, what: str, details: Iterable[str] = (), **extra: Any) -> Event:
     user = record.history_user
     who = (user.get_full_name() or user.get_username()) if user is not None else ""
     subject = (type(record).__name__, record.id)
-    return _Event(
+    return Event(
         record.history_date,
         record.history_user_id,
         who,
@@ -188,11 +184,11 @@ def _event(record: Any, what: str, details: Iterable[str] = (), **extra: Any) ->
     )
 
 
-def _arrow(old: Any, new: Any) -> str:
+def arrow(old: Any, new: Any) -> str:
     return _("%(old)s → %(new)s") % {"old": old, "new": new}
 
 
-def _score(a: int | None, b: int | None) -> str:
+def score_text(a: int | None, b: int | None) -> str:
     return _("none") if a is None else f"{a}–{b}"
 
 
@@ -216,20 +212,22 @@ def _round_about(record: Any, koppels: tuple[str, str]) -> str:
     }
 
 
-def _round_facts(record: Any, names: _Names, koppels: tuple[str, str]) -> list[str]:
+def _round_facts(record: Any, names: Names, koppels: tuple[str, str]) -> list[str]:
     facts = []
     if record.caller_id is not None:
         facts.append(_("caller %(name)s") % {"name": names.player(record.caller_id)})
     if record.tricks_a is not None:
-        facts.append(_("tricks %(tricks)s") % {"tricks": _score(record.tricks_a, record.tricks_b)})
+        facts.append(
+            _("tricks %(tricks)s") % {"tricks": score_text(record.tricks_a, record.tricks_b)}
+        )
     facts.append(_round_points(record.points_a, record.points_b, koppels))
     return facts
 
 
-def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -> list[_Event]:
+def _round_events(records: list[Any], names: Names, koppels: tuple[str, str]) -> list[Event]:
     """Round N added / corrected / deleted, renumbered or re-scored, in words."""
     events = []
-    for record, previous in _with_previous(records):
+    for record, previous in with_previous(records):
         number = {"number": record.number}
         if record.history_type == "+":
             what = _("Round %(number)s added: %(about)s") % {
@@ -238,7 +236,9 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
             }
             events.append(
                 _table_who(
-                    _event(record, what, _round_facts(record, names, koppels)), record, koppels
+                    history_event(record, what, _round_facts(record, names, koppels)),
+                    record,
+                    koppels,
                 )
             )
             continue
@@ -249,34 +249,34 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
                 if undone
                 else _("Round %(number)s deleted: %(about)s")
             ) % {**number, "about": _round_about(record, koppels)}
-            event = _event(record, what, _round_facts(record, names, koppels))
+            event = history_event(record, what, _round_facts(record, names, koppels))
             events.append(_table_who(event, record, koppels) if undone else event)
             continue
         if previous is None:
             continue  # history began after the row was made: nothing to compare with
-        changed = _changes(record, previous)
+        changed = changed_fields(record, previous)
         details = []
         if "result" in changed:
             old, new = changed["result"]
             details.append(
                 _("result %(change)s")
-                % {"change": _arrow(RESULT_LABELS.get(old, old), RESULT_LABELS.get(new, new))}
+                % {"change": arrow(RESULT_LABELS.get(old, old), RESULT_LABELS.get(new, new))}
             )
         if "side" in changed and Result.REDEAL not in changed.get("result", (record.result,)):
             old, new = (koppels[0] if side == "a" else koppels[1] for side in changed["side"])
-            details.append(_("koppel %(change)s") % {"change": _arrow(old, new)})
+            details.append(_("koppel %(change)s") % {"change": arrow(old, new)})
         if "caller" in changed:
             old, new = (names.player(pk) for pk in changed["caller"])
-            details.append(_("caller %(change)s") % {"change": _arrow(old, new)})
+            details.append(_("caller %(change)s") % {"change": arrow(old, new)})
         if {"tricks_a", "tricks_b"} & changed.keys():
-            old = _score(previous.tricks_a, previous.tricks_b)
-            new = _score(record.tricks_a, record.tricks_b)
-            details.append(_("tricks %(change)s") % {"change": _arrow(old, new)})
+            old = score_text(previous.tricks_a, previous.tricks_b)
+            new = score_text(record.tricks_a, record.tricks_b)
+            details.append(_("tricks %(change)s") % {"change": arrow(old, new)})
         corrected = bool(details)
         if {"points_a", "points_b"} & changed.keys():
             old = _round_points(previous.points_a, previous.points_b, koppels)
             new = _round_points(record.points_a, record.points_b, koppels)
-            details.append(_arrow(old, new))
+            details.append(arrow(old, new))
         if corrected:
             what = _("Round %(number)s corrected") % number
         elif "number" in changed:
@@ -292,11 +292,11 @@ def _round_events(records: list[Any], names: _Names, koppels: tuple[str, str]) -
             if details
             else (what,)
         )
-        events.append(_event(record, what, details, derived=not corrected, joined=joined))
+        events.append(history_event(record, what, details, derived=not corrected, joined=joined))
     return events
 
 
-def _table_who(event: _Event, record: Any, koppels: tuple[str, str]) -> _Event:
+def _table_who(event: Event, record: Any, koppels: tuple[str, str]) -> Event:
     """A round added (or undone) through the table's link by nobody logged in: the table
     did it, the koppel that enters with that link (`link_side`, annotated by
     `game_history`; unknown on a match's page)."""
@@ -305,14 +305,14 @@ def _table_who(event: _Event, record: Any, koppels: tuple[str, str]) -> _Event:
     return event
 
 
-def _dispute_events(records: list[Any], koppels: tuple[str, str]) -> list[_Event]:
+def _dispute_events(records: list[Any], koppels: tuple[str, str]) -> list[Event]:
     """A koppel disputed the result at the table (with its comment), and how the director
     decided it."""
     events = []
-    for record, previous in _with_previous(records):
+    for record, previous in with_previous(records):
         koppel = _side_name(record.side, koppels) or record.side
         if record.history_type == "+":
-            event = _event(
+            event = history_event(
                 record,
                 _("Result disputed by %(koppel)s") % {"koppel": koppel},
                 [_("comment: %(comment)s") % {"comment": record.comment}],
@@ -331,18 +331,18 @@ def _dispute_events(records: list[Any], koppels: tuple[str, str]) -> list[_Event
                 "koppel": koppel,
                 "resolution": label,
             }
-            events.append(_event(record, what))
+            events.append(history_event(record, what))
     return events
 
 
-def _game_place(record: Any) -> str:
+def game_place(record: Any) -> str:
     return _("table %(table)s, sitting %(sitting)s") % {
         "table": record.table,
         "sitting": record.sitting,
     }
 
 
-def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+def game_event(record: Any, previous: Any, names: Names) -> Event | None:
     """One game record in words: created, deleted, totals, closed, reopened, confirmed,
     moved, seats; `derived` when it only carries what the engine computed (the score)."""
     koppels = _("%(a)s – %(b)s") % {
@@ -352,29 +352,29 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
     if record.history_type == "+":
         what = _("Game created: %(koppels)s at %(place)s") % {
             "koppels": koppels,
-            "place": _game_place(record),
+            "place": game_place(record),
         }
-        return _event(record, what, game_id=record.id)
+        return history_event(record, what, game_id=record.id)
     if record.history_type == "-":
         what = _("Game removed: %(koppels)s at %(place)s") % {
             "koppels": koppels,
-            "place": _game_place(record),
+            "place": game_place(record),
         }
-        return _event(record, what, game_id=record.id)
+        return history_event(record, what, game_id=record.id)
     if previous is None:
         return None
-    changed = _changes(record, previous)
+    changed = changed_fields(record, previous)
     whats: list[str] = []
     details: list[str] = []
     if {"total_a", "total_b"} & changed.keys():
-        old = _score(previous.total_a, previous.total_b)
-        new = _score(record.total_a, record.total_b)
+        old = score_text(previous.total_a, previous.total_b)
+        new = score_text(record.total_a, record.total_b)
         if previous.total_a is None:
             whats.append(_("Totals entered: %(totals)s") % {"totals": new})
         elif record.total_a is None:
             whats.append(_("Totals cleared (were %(totals)s)") % {"totals": old})
         else:
-            whats.append(_("Totals corrected: %(change)s") % {"change": _arrow(old, new)})
+            whats.append(_("Totals corrected: %(change)s") % {"change": arrow(old, new)})
     if "status" in changed:
         old, new = changed["status"]
         if new == Game.Status.CLOSED:
@@ -398,16 +398,16 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
     for field_name, label in (("team_a", _("koppel A")), ("team_b", _("koppel B"))):
         if field_name in changed:
             old, new = (names.team(pk) for pk in changed[field_name])
-            details.append(_("%(label)s %(change)s") % {"label": label, "change": _arrow(old, new)})
+            details.append(_("%(label)s %(change)s") % {"label": label, "change": arrow(old, new)})
     seats = ("seat_1", "seat_2", "seat_3", "seat_4")
     if set(seats) & changed.keys():
         old, new = (
             ", ".join(names.player(getattr(version, f"{seat}_id")) for seat in seats)
             for version in (previous, record)
         )
-        details.append(_("seats %(change)s") % {"change": _arrow(old, new)})
+        details.append(_("seats %(change)s") % {"change": arrow(old, new)})
     if {"table", "sitting"} & changed.keys():
-        change = _arrow(_game_place(previous), _game_place(record))
+        change = arrow(game_place(previous), game_place(record))
         details.append(change)
     if "a_is_home" in changed:
         details.append(_("koppel A plays for the other side now"))
@@ -420,16 +420,16 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
         details.append(
             _("score %(change)s")
             % {
-                "change": _arrow(
-                    _score(previous.score_a, previous.score_b),
-                    _score(record.score_a, record.score_b),
+                "change": arrow(
+                    score_text(previous.score_a, previous.score_b),
+                    score_text(record.score_a, record.score_b),
                 )
             }
         )
     if not whats and not details:
         return None
     what = "; ".join(whats) if whats else _("Score updated")
-    event = _event(
+    event = history_event(
         record, what, details, derived=not whats, game_id=record.id, joined=tuple(details)
     )
     if at_table:
@@ -437,10 +437,10 @@ def _game_event(record: Any, previous: Any, names: _Names) -> _Event | None:
     return event
 
 
-def _merged(events: list[_Event]) -> list[HistoryLine]:
+def merged_lines(events: list[Event]) -> list[HistoryLine]:
     """Oldest-first events as lines, newest first; a derived event joins the event just
     before it when the same user saved both in one write (`_SAME_WRITE`)."""
-    merged: list[_Event] = []
+    merged: list[Event] = []
     for event in sorted(events, key=lambda event: event.when):
         last = merged[-1] if merged else None
         if (
@@ -467,12 +467,12 @@ def game_history(*, game: Game) -> list[HistoryLine]:
     whatever the number of changes (game records, round records with their link's koppel,
     dispute records, player names); `game` comes with its koppels (`game_detail`).
     """
-    game_records = _history_of(Game, id=game.pk)
+    game_records = history_of(Game, id=game.pk)
     # The koppel that enters with the link a round came through: who added it at the table.
     link_side = GameLink.objects.filter(pk=OuterRef("link_id")).values("entering_side")[:1]
-    round_records = _history_of(Round, annotate={"link_side": Subquery(link_side)}, game_id=game.pk)
+    round_records = history_of(Round, annotate={"link_side": Subquery(link_side)}, game_id=game.pk)
     seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
-    names = _history_names(
+    names = history_names(
         team_ids=[game.team_a_id, game.team_b_id]
         + [pk for record in game_records for pk in (record.team_a_id, record.team_b_id)],
         player_ids=[record.caller_id for record in round_records]
@@ -482,10 +482,10 @@ def game_history(*, game: Game) -> list[HistoryLine]:
     )
     koppels = (names.team(game.team_a_id), names.team(game.team_b_id))
     events = _round_events(round_records, names, koppels)
-    events += _dispute_events(_history_of(GameDispute, game_id=game.pk), koppels)
-    for record, previous in _with_previous(game_records):
-        event = _game_event(record, previous, names)
+    events += _dispute_events(history_of(GameDispute, game_id=game.pk), koppels)
+    for record, previous in with_previous(game_records):
+        event = game_event(record, previous, names)
         if event is not None:
             event.game_id = None  # on the game's own page there is nothing to link to
             events.append(event)
-    return _merged(events)
+    return merged_lines(events)

@@ -8,31 +8,27 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.messages import pairing_reason_message
 from scoring.models import Game
 from scoring.selectors.history import (
+    Event,
     HistoryLine,
-    _arrow,
-    _changes,
-    _Event,
-    _event,
-    _game_event,
-    _game_place,
-    _history_names,
-    _history_of,
-    _merged,
-    _Names,
-    _score,
-    _with_previous,
+    Names,
+    arrow,
+    changed_fields,
+    game_event,
+    game_place,
+    history_event,
+    history_names,
+    history_of,
+    merged_lines,
+    score_text,
+    with_previous,
 )
-from tournaments.models import (
-    Bye,
-    Deduction,
-    Match,
-)
+from tournaments.models import Bye, Deduction, Match
+from troefclub.rule_messages import pairing_reason_message
 
 
-def _match_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+def _match_event(record: Any, previous: Any, names: Names) -> Event | None:
     """One match record in words: created, reported totals, forfeit, lineup, table."""
     if record.history_type == "+":
         what = _("Match created: %(home)s – %(away)s") % {
@@ -43,23 +39,23 @@ def _match_event(record: Any, previous: Any, names: _Names) -> _Event | None:
         reason = pairing_reason_message(record.pairing_reason)
         if reason:
             made.append(reason)
-        return _event(record, what, made)
+        return history_event(record, what, made)
     if record.history_type == "-":
-        return _event(record, _("Match deleted"))
+        return history_event(record, _("Match deleted"))
     if previous is None:
         return None
-    changed = _changes(record, previous)
+    changed = changed_fields(record, previous)
     whats: list[str] = []
     details: list[str] = []
     if {"total_home", "total_away"} & changed.keys():
-        old = _score(previous.total_home, previous.total_away)
-        new = _score(record.total_home, record.total_away)
+        old = score_text(previous.total_home, previous.total_away)
+        new = score_text(record.total_home, record.total_away)
         if previous.total_home is None:
             whats.append(_("Reported totals entered: %(totals)s") % {"totals": new})
         elif record.total_home is None:
             whats.append(_("Reported totals cleared (were %(totals)s)") % {"totals": old})
         else:
-            whats.append(_("Reported totals corrected: %(change)s") % {"change": _arrow(old, new)})
+            whats.append(_("Reported totals corrected: %(change)s") % {"change": arrow(old, new)})
     if {"forfeit", "forfeit_reason"} & changed.keys():
         if not record.forfeit:
             whats.append(_("Forfeit lifted"))
@@ -77,11 +73,11 @@ def _match_event(record: Any, previous: Any, names: _Names) -> _Event | None:
             if field_name in changed:
                 old, new = (names.entry(pk) for pk in changed[field_name])
                 details.append(
-                    _("%(label)s %(change)s") % {"label": label, "change": _arrow(old, new)}
+                    _("%(label)s %(change)s") % {"label": label, "change": arrow(old, new)}
                 )
     if "table" in changed:
         whats.append(
-            _("Table %(change)s") % {"change": _arrow(*(t or "—" for t in changed["table"]))}
+            _("Table %(change)s") % {"change": arrow(*(t or "—" for t in changed["table"]))}
         )
     if "matchday" in changed:
         whats.append(_("Moved to another matchday"))
@@ -91,10 +87,10 @@ def _match_event(record: Any, previous: Any, names: _Names) -> _Event | None:
             details.append(reason)
     if not whats and not details:
         return None
-    return _event(record, "; ".join(whats) or _("Pairing reason changed"), details)
+    return history_event(record, "; ".join(whats) or _("Pairing reason changed"), details)
 
 
-def _lineup_words(lineup: dict[str, Any], names: _Names) -> list[str]:
+def _lineup_words(lineup: dict[str, Any], names: Names) -> list[str]:
     """ "home: K1, K2, —" and "away: …", and who joins late, from `Match.lineup`."""
     words = []
     for side, label in (("home", _("home")), ("away", _("away"))):
@@ -111,37 +107,39 @@ def _lineup_words(lineup: dict[str, Any], names: _Names) -> list[str]:
     return words
 
 
-def _deduction_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+def _deduction_event(record: Any, previous: Any, names: Names) -> Event | None:
     about = {"points": record.points, "entry": names.entry(record.entry_id)}
     reason = _("reason: %(reason)s") % {"reason": record.reason}
     if record.history_type == "+":
-        return _event(
+        return history_event(
             record, _("Deduction added: %(points)s points from %(entry)s") % about, [reason]
         )
     if record.history_type == "-":
-        return _event(
+        return history_event(
             record, _("Deduction deleted: %(points)s points from %(entry)s") % about, [reason]
         )
-    if previous is None or "voided_at" not in _changes(record, previous):
+    if previous is None or "voided_at" not in changed_fields(record, previous):
         return None
     if record.voided_at is None:
-        return _event(record, _("Deduction counts again: %(points)s points from %(entry)s") % about)
+        return history_event(
+            record, _("Deduction counts again: %(points)s points from %(entry)s") % about
+        )
     why = _("why: %(reason)s") % {"reason": record.void_reason}
-    return _event(
+    return history_event(
         record, _("Deduction voided: %(points)s points from %(entry)s") % about, [reason, why]
     )
 
 
-def _bye_event(record: Any, previous: Any, names: _Names) -> _Event | None:
+def _bye_event(record: Any, previous: Any, names: Names) -> Event | None:
     entry = {"entry": names.entry(record.entry_id)}
     if record.history_type == "+":
-        return _event(record, _("Bye on this matchday for %(entry)s") % entry)
+        return history_event(record, _("Bye on this matchday for %(entry)s") % entry)
     if record.history_type == "-":
-        return _event(record, _("Bye of %(entry)s removed") % entry)
+        return history_event(record, _("Bye of %(entry)s removed") % entry)
     if previous is None or previous.entry_id == record.entry_id:
         return None
-    change = _arrow(names.entry(previous.entry_id), names.entry(record.entry_id))
-    return _event(record, _("Bye moved: %(change)s") % {"change": change})
+    change = arrow(names.entry(previous.entry_id), names.entry(record.entry_id))
+    return history_event(record, _("Bye moved: %(change)s") % {"change": change})
 
 
 def match_history(*, match: Match) -> list[HistoryLine]:
@@ -153,12 +151,12 @@ def match_history(*, match: Match) -> list[HistoryLine]:
     Seven queries whatever the number of changes: match, game, deduction and bye records,
     then entry, koppel and player names.
     """
-    match_records = _history_of(Match, id=match.pk)
-    game_records = _history_of(Game, match_id=match.pk)
-    deduction_records = _history_of(Deduction, match_id=match.pk)
-    bye_records = _history_of(Bye, matchday_id=match.matchday_id)
+    match_records = history_of(Match, id=match.pk)
+    game_records = history_of(Game, match_id=match.pk)
+    deduction_records = history_of(Deduction, match_id=match.pk)
+    bye_records = history_of(Bye, matchday_id=match.matchday_id)
     seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
-    names = _history_names(
+    names = history_names(
         team_ids=[
             *(pk for record in game_records for pk in (record.team_a_id, record.team_b_id)),
             *(
@@ -174,12 +172,12 @@ def match_history(*, match: Match) -> list[HistoryLine]:
             *(record.entry_id for record in (*deduction_records, *bye_records)),
         ],
     )
-    events: list[_Event] = []
-    for record, previous in _with_previous(match_records):
+    events: list[Event] = []
+    for record, previous in with_previous(match_records):
         if event := _match_event(record, previous, names):
             events.append(event)
-    for record, previous in _with_previous(game_records):
-        event = _game_event(record, previous, names)
+    for record, previous in with_previous(game_records):
+        event = game_event(record, previous, names)
         if event is None:
             continue
         if event.derived:
@@ -188,7 +186,7 @@ def match_history(*, match: Match) -> list[HistoryLine]:
             if previous is None or previous.status == record.status:
                 continue
             event.what = (
-                _("Game over: %(score)s") % {"score": _score(record.score_a, record.score_b)}
+                _("Game over: %(score)s") % {"score": score_text(record.score_a, record.score_b)}
                 if record.status != Game.Status.OPEN
                 else _("Game in play again")
             )
@@ -196,14 +194,14 @@ def match_history(*, match: Match) -> list[HistoryLine]:
             event.derived = False
         if record.history_type == "~":  # "created"/"removed" name the place already
             event.what = _("%(place)s: %(what)s") % {
-                "place": _game_place(record).capitalize(),
+                "place": game_place(record).capitalize(),
                 "what": event.what,
             }
         events.append(event)
-    for record, previous in _with_previous(deduction_records):
+    for record, previous in with_previous(deduction_records):
         if event := _deduction_event(record, previous, names):
             events.append(event)
-    for record, previous in _with_previous(bye_records):
+    for record, previous in with_previous(bye_records):
         if event := _bye_event(record, previous, names):
             events.append(event)
-    return _merged(events)
+    return merged_lines(events)

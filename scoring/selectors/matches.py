@@ -13,11 +13,7 @@ from scoring.models import Game
 from scoring.rules import (
     RuleViolation,
 )
-from tournaments.models import (
-    Competition,
-    Match,
-    Team,
-)
+from tournaments.models import Competition, Match, Team
 from tournaments.schedules import club_movement
 from tournaments.selectors import TEAM_JOINS
 

@@ -32,12 +32,7 @@ from scoring.rules import (
     Forfeit,
 )
 from scoring.rules.standings import OutcomeRow
-from tournaments.models import (
-    Bye,
-    Competition,
-    Match,
-    Matchday,
-)
+from tournaments.models import Bye, Competition, Match, Matchday
 
 _M = TypeVar("_M", bound=Model)
 

@@ -24,14 +24,7 @@ from scoring.models import Game
 from scoring.rules import (
     matchday_places_violations,
 )
-from tournaments.models import (
-    Bye,
-    Competition,
-    Entry,
-    Match,
-    Matchday,
-    Team,
-)
+from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
 
 

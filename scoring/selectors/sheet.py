@@ -23,13 +23,7 @@ from scoring.rules import (
     koppel_club,
     replay,
 )
-from tournaments.models import (
-    Competition,
-    Entry,
-    Match,
-    Player,
-    Team,
-)
+from tournaments.models import Competition, Entry, Match, Player, Team
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,16 +33,12 @@ from scoring.rules import (
 from scoring.rules.standings import OutcomeRow
 from scoring.selectors.results import competition_match_outcomes
 from scoring.selectors.standings_inputs import (
-    _played_byes,
     competition_ineligible_players_apply,
     competition_standings_inputs,
+    played_byes,
 )
-from tournaments.models import (
-    Competition,
-    Deduction,
-    Entry,
-)
-from tournaments.selectors import _entry_sort_names, entry_named, natural_key
+from tournaments.models import Competition, Deduction, Entry
+from tournaments.selectors import entry_named, entry_sort_names, natural_key
 
 logger = logging.getLogger(__name__)
 
@@ -86,9 +82,9 @@ def _natural_order(rows: list[StandingRow], competition: Competition) -> list[St
         return rows
     tied = cast(list[int], [rows[index].entry for tie in ties for index in tie])
     if len(tied) <= 500:
-        names = _entry_sort_names(f"e.id IN ({', '.join(['%s'] * len(tied))})", tied)
+        names = entry_sort_names(f"e.id IN ({', '.join(['%s'] * len(tied))})", tied)
     else:  # most of the table (no match played yet): all names, in fewer parameters
-        names = _entry_sort_names("e.competition_id = %s", [competition.pk])
+        names = entry_sort_names("e.competition_id = %s", [competition.pk])
     ordered = list(rows)
     for tie in ties:
         ordered[tie.start : tie.stop] = sorted(
@@ -120,7 +116,7 @@ def competition_table(
         found, byes_found, deductions_found = inputs.outcomes, inputs.byes, inputs.deductions
     else:
         found = competition_match_outcomes(competition=competition)
-        byes_found = _played_byes(competition)
+        byes_found = played_byes(competition)
         deductions_found = defaultdict(int)
         # A voided deduction counts no more (`_add_deductions`).
         where = "competition_id = %s AND voided_at IS NULL"

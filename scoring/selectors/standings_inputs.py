@@ -33,15 +33,7 @@ from scoring.selectors.results import (
     competition_match_sums,
     forfeit_score,
 )
-from tournaments.models import (
-    Bye,
-    Competition,
-    Deduction,
-    Entry,
-    Match,
-    Matchday,
-    SquadMember,
-)
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, SquadMember
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +170,7 @@ def competition_standings_inputs(
                 forfeit=Forfeit(score.forfeit) if score.forfeit else None,
             )
         )
-    byes = _played_byes(competition)
+    byes = played_byes(competition)
     _add_deductions(competition, deductions, adjustments)
     return StandingsInputs(
         outcomes,
@@ -190,7 +182,7 @@ def competition_standings_inputs(
     )
 
 
-def _played_byes(competition: Competition) -> list[ByeOutcome]:
+def played_byes(competition: Competition) -> list[ByeOutcome]:
     """The byes that count: their matchday is played (`matchday_results`: a match with a
     forfeit, reported totals or a game over), in no given order.
 

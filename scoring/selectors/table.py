@@ -18,13 +18,11 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from scoring.messages import RESULT_LABELS
 from scoring.models import Game, GameDispute, GameLink, Round
 from scoring.selectors.sheet import SheetRow, game_next_caller, game_sheet
-from tournaments.models import (
-    Competition,
-)
+from tournaments.models import Competition
 from tournaments.selectors import TEAM_JOINS
+from troefclub.rule_messages import RESULT_LABELS
 
 #
 # The table's own phone page (a game's `GameLink`, no account) and the director's queue of

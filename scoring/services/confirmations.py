@@ -20,23 +20,23 @@ from scoring.rules import (
 )
 from scoring.selectors.table import game_entering_koppels
 from scoring.services.disputes import (
-    _dispute_open,
-    _dispute_resolved,
+    dispute_open,
+    dispute_resolved,
     game_dispute_settle_confirmed,
 )
 from scoring.services.games import (
-    _game_locked,
-    _game_refresh_on_commit,
-    _replay,
-    _store_state,
-    _write_needed,
+    game_inputs_replay,
+    game_locked,
+    game_refresh_on_commit,
+    game_state_store,
+    game_write_needed,
 )
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.table import (
     DISPUTE_COMMENT_MAX_LENGTH,
     ROUND_REJECT_REASON,
-    _koppel_checked,
-    _link_locked,
+    koppel_checked,
+    link_locked,
 )
 from scoring.tokens import game_token
 from troefclub.writes import acting_user
@@ -128,14 +128,14 @@ def table_game_confirm(*, token: str, koppel: str, seen: str) -> Game:
     `game_not_over`, `table_own_rounds` (the entering koppel can't confirm its own
     rounds), `game_disputed`.
     """
-    link, game = _link_locked(token)
-    _koppel_checked(koppel)
+    link, game = link_locked(token)
+    koppel_checked(koppel)
     if seen != game_token(game, list(game.rounds.all())):
         raise RuleViolation("game_changed_meanwhile")
     if game.confirmed_at is not None:
         return game
     _table_verdict_allowed(game, link, koppel)
-    if _dispute_open(game) is not None:
+    if dispute_open(game) is not None:
         raise RuleViolation("game_disputed")
     _game_confirm_locked(game, koppel=koppel)
     return game
@@ -159,9 +159,9 @@ def table_game_dispute(*, token: str, koppel: str, comment: str, seen: str) -> G
         raise RuleViolation("dispute_comment_missing")
     if len(text) > DISPUTE_COMMENT_MAX_LENGTH:
         raise RuleViolation("dispute_comment_too_long", limit=DISPUTE_COMMENT_MAX_LENGTH)
-    link, game = _link_locked(token)
-    _koppel_checked(koppel)
-    dispute = _dispute_open(game)
+    link, game = link_locked(token)
+    koppel_checked(koppel)
+    dispute = dispute_open(game)
     if dispute is not None:
         if (dispute.side, dispute.comment) == (koppel, text):
             return dispute  # sent twice
@@ -185,12 +185,12 @@ def _game_send_back(game: Game, rounds: Sequence[Round]) -> None:
     if game.by_totals:
         game.total_a = game.total_b = None
         game.save(update_fields=["total_a", "total_b"])
-    _store_state(game, _replay(game, [], keep_closed=False))
-    if game.confirmed_at is not None:  # a 0–0 that stayed 0–0: _store_state kept it
+    game_state_store(game, game_inputs_replay(game, [], keep_closed=False))
+    if game.confirmed_at is not None:  # a 0–0 that stayed 0–0: game_state_store kept it
         game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
         game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
     GameLink.objects.filter(game=game, revoked_at__isnull=True).update(entering_side="")
-    _game_refresh_on_commit(game, status_before)
+    game_refresh_on_commit(game, status_before)
 
 
 @transaction.atomic
@@ -218,7 +218,7 @@ def game_dispute_resolve(*, dispute_id: int, resolution: str, user: Any, seen: s
     game_id = GameDispute.objects.filter(pk=dispute_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("dispute_unknown")
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     dispute = GameDispute.objects.select_for_update().get(pk=dispute_id)
     if dispute.resolved_at is not None:
         if dispute.resolution == resolution:
@@ -231,7 +231,7 @@ def game_dispute_resolve(*, dispute_id: int, resolution: str, user: Any, seen: s
         _game_send_back(game, rounds)
     else:
         _game_confirm_locked(game, user=user)
-    _dispute_resolved(dispute, resolution, user)
+    dispute_resolved(dispute, resolution, user)
     return dispute
 
 
@@ -246,17 +246,17 @@ def game_table_reject(*, game_id: int, user: Any, seen: str) -> Game:
 
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_confirmed`.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     done = not rounds and not game.by_totals and game.status == Game.Status.OPEN
-    if not _write_needed(game, rounds, seen, done=done):
+    if not game_write_needed(game, rounds, seen, done=done):
         return game
     if game.confirmed_at is not None:
         raise RuleViolation("game_confirmed")
-    dispute = _dispute_open(game)
+    dispute = dispute_open(game)
     _game_send_back(game, rounds)
     if dispute is not None:
-        _dispute_resolved(dispute, GameDispute.Resolution.REJECTED, user)
+        dispute_resolved(dispute, GameDispute.Resolution.REJECTED, user)
     return game
 
 

@@ -11,12 +11,12 @@ from scoring.models import Game, GameDispute, Round
 from troefclub.writes import acting_user
 
 
-def _dispute_open(game: Game) -> GameDispute | None:
+def dispute_open(game: Game) -> GameDispute | None:
     """The open dispute of locked `game`, locked; None when it has none."""
     return game.disputes.select_for_update().filter(resolved_at__isnull=True).first()
 
 
-def _dispute_resolved(
+def dispute_resolved(
     dispute: GameDispute, resolution: str, user: Any, at: datetime | None = None
 ) -> None:
     dispute.resolved_at = at or timezone.now()
@@ -29,7 +29,7 @@ def game_dispute_settle_confirmed(game: Game) -> None:
     """Decide the open dispute of locked `game`, just confirmed by a director on the score
     sheet (its `confirmed_at`/`confirmed_by` set): "corrected" when rounds or the result
     changed after the dispute was raised, else "accepted". No dispute: nothing to do."""
-    dispute = _dispute_open(game)
+    dispute = dispute_open(game)
     if dispute is None:
         return
     changed = (
@@ -39,10 +39,10 @@ def game_dispute_settle_confirmed(game: Game) -> None:
         ).exists()
     )
     resolution = GameDispute.Resolution.CORRECTED if changed else GameDispute.Resolution.ACCEPTED
-    _dispute_resolved(dispute, resolution, game.confirmed_by, at=game.confirmed_at)
+    dispute_resolved(dispute, resolution, game.confirmed_by, at=game.confirmed_at)
 
 
-def _dispute_corrected_if_open(game: Game, user: Any) -> None:
+def dispute_corrected_if_open(game: Game, user: Any) -> None:
     """After a director's write on locked `game` (a round corrected, deleted or undone, the
     game reopened): when it left the game open while a dispute is open, the dispute is
     decided as `corrected` by `user`. Else the table stays locked by the dispute and the
@@ -51,6 +51,6 @@ def _dispute_corrected_if_open(game: Game, user: Any) -> None:
     dispute and its resolution."""
     if game.status != Game.Status.OPEN or game.by_totals:
         return
-    dispute = _dispute_open(game)
+    dispute = dispute_open(game)
     if dispute is not None:
-        _dispute_resolved(dispute, GameDispute.Resolution.CORRECTED, user)
+        dispute_resolved(dispute, GameDispute.Resolution.CORRECTED, user)

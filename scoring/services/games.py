@@ -21,13 +21,13 @@ from scoring.rules import (
     replay,
 )
 from scoring.selectors.sheet import competition_games_replay, game_setup_check
-from scoring.services.disputes import _dispute_corrected_if_open
+from scoring.services.disputes import dispute_corrected_if_open
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match, Player, Team
 
 
-def _game_locked(game_id: int) -> Game:
+def game_locked(game_id: int) -> Game:
     # One writer per game: two phones at one table can't both add round 6, and a correction
     # can't interleave with a new round. `of=("self",)` keeps the competition row unlocked so
     # the other tables of the evening are not serialised behind this one.
@@ -41,7 +41,9 @@ def _game_locked(game_id: int) -> Game:
         raise RuleViolation("game_unknown", game=game_id) from None
 
 
-def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = True) -> Replay:
+def game_inputs_replay(
+    game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = True
+) -> Replay:
     """Replay `inputs` under the game's competition rules, from the game's first caller
     (set with the seats, `game_seats_set`); a director's close survives."""
     result = replay(
@@ -54,7 +56,7 @@ def _replay(game: Game, inputs: Sequence[RoundInput], *, keep_closed: bool = Tru
 
 def game_state_set(game: Game, replay: Replay) -> None:
     """Set `game`'s derived fields (score, kaps, baunies, status) from the engine's replay;
-    not saved. Shared by `_store_state` and the bulk importer (`tournaments.interchange.load`).
+    not saved. Shared by `game_state_store` and the bulk importer (`interchange.load`).
     """
     state = replay.state
     game.score_a, game.score_b = state.score.a, state.score.b
@@ -68,7 +70,7 @@ def game_state_set(game: Game, replay: Replay) -> None:
         game.status = Game.Status.OPEN
 
 
-def _store_state(game: Game, replay: Replay) -> None:
+def game_state_store(game: Game, replay: Replay) -> None:
     before = (game.score_a, game.score_b, game.status)
     game_state_set(game, replay)
     fields = ["score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status"]
@@ -107,14 +109,14 @@ def _game_refresh_needed(game: Game, before: str) -> bool:
     return bool(game.match.forfeit)
 
 
-def _game_refresh_on_commit(game: Game, before: str) -> None:
+def game_refresh_on_commit(game: Game, before: str) -> None:
     """`standings_refresh_on_commit` for a write on locked `game` when it can move the
     standings (`_game_refresh_needed`); `before` is the game's status before the write."""
     if _game_refresh_needed(game, before):
         standings_refresh_on_commit(game.match.matchday.competition_id)
 
 
-def _sync_points(rounds: Sequence[Round], replay: Replay) -> None:
+def round_points_sync(rounds: Sequence[Round], replay: Replay) -> None:
     changed = []
     for rnd, points in zip(rounds, replay.points, strict=True):
         if (rnd.points_a, rnd.points_b) != (points.a, points.b):
@@ -124,7 +126,7 @@ def _sync_points(rounds: Sequence[Round], replay: Replay) -> None:
         rnd.save(update_fields=["points_a", "points_b"])
 
 
-def _write_needed(game: Game, rounds: Sequence[Round], seen: str, *, done: bool) -> bool:
+def game_write_needed(game: Game, rounds: Sequence[Round], seen: str, *, done: bool) -> bool:
     """Whether a write on `game` goes ahead. The form must have seen the game as it is now
     (`seen` is its `game_token`), except when what it asks is `done` already: then a stale
     form (the button pressed twice) is answered with False, nothing to write.
@@ -140,7 +142,7 @@ def _write_needed(game: Game, rounds: Sequence[Round], seen: str, *, done: bool)
 
 def game_close_replay(game: Game, replay: Replay) -> Replay:
     """`replay` (of `game`'s rounds, by the engine) as the director's close leaves it. Shared
-    by `game_close` and the bulk importer (`tournaments.interchange.load`).
+    by `game_close` and the bulk importer (`interchange.load`).
 
     Raises RuleViolation: `game_finished` (entered totals, or over already),
     `close_not_allowed`.
@@ -161,12 +163,12 @@ def game_close(*, game_id: int, seen: str) -> Game:
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `close_not_allowed`,
     `game_finished`.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    if not _write_needed(game, rounds, seen, done=game.status == Game.Status.CLOSED):
+    if not game_write_needed(game, rounds, seen, done=game.status == Game.Status.CLOSED):
         return game
-    replay = _replay(game, game_round_inputs(game, rounds))
-    _store_state(game, game_close_replay(game, replay))
+    replay = game_inputs_replay(game, game_round_inputs(game, rounds))
+    game_state_store(game, game_close_replay(game, replay))
     standings_refresh_on_commit(game.match.matchday.competition_id)
     return game
 
@@ -178,25 +180,25 @@ def game_reopen(*, game_id: int, seen: str, user: Any = None) -> Game:
     `seen` (required) is the `game_token` the director's page showed: a game changed
     meanwhile is not reopened unseen. A stale form on a game open already (the button
     pressed twice) changes nothing. A disputed game has its dispute decided as corrected by
-    director `user` (`_dispute_corrected_if_open`).
+    director `user` (`dispute_corrected_if_open`).
 
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_not_closed`.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     already_open = game.status == Game.Status.OPEN and not game.by_totals
-    if not _write_needed(game, rounds, seen, done=already_open):
+    if not game_write_needed(game, rounds, seen, done=already_open):
         return game
     if game.by_totals:
         game.total_a = game.total_b = None
         game.save(update_fields=["total_a", "total_b"])
     elif game.status != Game.Status.CLOSED:
         raise RuleViolation("game_not_closed")
-    replay = _replay(game, game_round_inputs(game, rounds), keep_closed=False)
+    replay = game_inputs_replay(game, game_round_inputs(game, rounds), keep_closed=False)
     status_before = game.status
-    _store_state(game, replay)
-    _game_refresh_on_commit(game, status_before)
-    _dispute_corrected_if_open(game, user)
+    game_state_store(game, replay)
+    game_refresh_on_commit(game, status_before)
+    dispute_corrected_if_open(game, user)
     return game
 
 
@@ -218,7 +220,7 @@ def game_seats_set(
     and 4 koppel B's (RULES.md "Terms"), or four Nones to clear them; `first_caller` is
     the seat (1-4) found by dealing until a jack (RULES.md "Who calls next"), or None
     while not known. From it the engine checks and proposes every caller
-    (`_replay`, `selectors.game_next_caller`). `seen` (required) is the
+    (`game_inputs_replay`, `selectors.game_next_caller`). `seen` (required) is the
     `game_seats_token` the sheet showed: seats changed or rounds entered meanwhile are
     not overwritten; the same form sent twice finds its seats stored and changes nothing.
     Who may sit is `selectors.game_setup_check`, as in the admin.
@@ -229,7 +231,7 @@ def game_seats_set(
     caller outside 1-4), `seats_required` (a first caller without seats),
     `match_reported_totals`.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     wanted = tuple(seats)
     if len(wanted) != 4:
@@ -274,7 +276,7 @@ def game_seats_set(
 def game_totals_set(game: Game, total_a: int, total_b: int) -> None:
     """Set `game` to the final totals given (not saved), once the engine found them
     plausible (`check_game_totals`, RULES.md points). Shared by `game_totals_enter` and the
-    bulk importer (`tournaments.interchange.load`).
+    bulk importer (`interchange.load`).
 
     Raises RuleViolation: the `check_game_totals` codes.
     """
@@ -300,10 +302,10 @@ def game_totals_enter(*, game_id: int, total_a: int, total_b: int, seen: str) ->
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_has_rounds`,
     and the `check_game_totals` codes.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     stored = (game.total_a, game.total_b) == (total_a, total_b)
-    if not _write_needed(game, rounds, seen, done=stored):
+    if not game_write_needed(game, rounds, seen, done=stored):
         return game
     if rounds:
         raise RuleViolation("game_has_rounds")
@@ -371,8 +373,8 @@ def competition_games_rescore(*, competition_id: int) -> int:
         if game_replay is None:
             continue
         before = (game.score_a, game.score_b, game.status)
-        _sync_points(rounds, game_replay)
-        _store_state(game, game_replay)
+        round_points_sync(rounds, game_replay)
+        game_state_store(game, game_replay)
         changed += before != (game.score_a, game.score_b, game.status)
     standings_refresh_on_commit(competition_id)
     return changed

@@ -9,11 +9,7 @@ from scoring.models import Game
 from scoring.rules import (
     RuleViolation,
 )
-from tournaments.models import (
-    Entry,
-    Player,
-    Team,
-)
+from tournaments.models import Entry, Player, Team
 from troefclub.writes import trigger_violations
 
 

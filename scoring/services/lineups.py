@@ -15,18 +15,13 @@ from scoring.rules import (
     RuleViolation,
     sitting_koppels_violations,
 )
-from scoring.services.matches import _short_reason
+from scoring.services.matches import forfeit_reason_short
 from scoring.services.refresh import standings_refresh_on_commit
-from scoring.services.schedule import _games_have_results
+from scoring.services.schedule import games_have_results
 from scoring.tokens import (
     match_token,
 )
-from tournaments.models import (
-    Competition,
-    Match,
-    SquadMember,
-    Team,
-)
+from tournaments.models import Competition, Match, SquadMember, Team
 from tournaments.schedules import club_movement
 from troefclub.writes import trigger_violations
 
@@ -130,7 +125,7 @@ def _lineup_unplayed(match: Match) -> None:
 
     Raises RuleViolation: `match_has_results`.
     """
-    if match.total_home is not None or _games_have_results([match]):
+    if match.total_home is not None or games_have_results([match]):
         raise RuleViolation("match_has_results")
 
 
@@ -255,7 +250,7 @@ def _lineup_forfeit(
 
     A side with fewer than `min_koppels` koppels forfeits the match (DESIGN.md club
     competitions; issue 3), both sides short: both forfeit. It is a forfeit caused by the
-    lineup (`Match.ForfeitCause.LINEUP`, the reason from `_short_reason`), lifted again by
+    lineup (`Match.ForfeitCause.LINEUP`, the reason from `forfeit_reason_short`), lifted again by
     a lineup that fields enough koppels. A forfeit the director set stays as it is, reason
     included, whatever the lineup (a short lineup used to overwrite it, and a full one then
     lifted it: the director's walk-over was lost).
@@ -270,7 +265,7 @@ def _lineup_forfeit(
     ]
     if short:
         match.forfeit = Forfeit.BOTH if len(short) == 2 else short[0]
-        match.forfeit_reason = _short_reason(competition, home_teams, away_teams, short)
+        match.forfeit_reason = forfeit_reason_short(competition, home_teams, away_teams, short)
         match.forfeit_cause = Match.ForfeitCause.LINEUP
     elif match.forfeit and match.forfeit_cause == Match.ForfeitCause.LINEUP:
         match.forfeit, match.forfeit_reason = "", ""

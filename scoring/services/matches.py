@@ -17,24 +17,18 @@ from scoring.rules import (
 from scoring.selectors.results import holds_result
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.schedule import (
-    _entry_ids,
-    _has_results,
-    _match_create,
-    _matchday_places,
-    _places_check,
+    competition_entry_id_set,
+    match_with_games_create,
+    matchday_places,
+    matches_have_results,
+    places_check,
 )
 from scoring.tokens import (
     match_token,
     matchday_token,
 )
-from tournaments.models import (
-    Bye,
-    Competition,
-    Entry,
-    Match,
-    Matchday,
-)
-from tournaments.services.locks import _entry_of, _matchday_locked
+from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from tournaments.services.locks import competition_entry, matchday_locked
 from troefclub.writes import trigger_violations
 
 
@@ -50,24 +44,26 @@ def match_create(
 
     Raises RuleViolation: `matchday_unknown`, `entry_unknown`, `match_same_entry`,
     `match_already_added` (param match), `entry_twice_on_matchday` (params entry, first,
-    second: `_places_check`), `table_taken` (param table).
+    second: `places_check`), `table_taken` (param table).
     """
-    matchday = _matchday_locked(matchday_id)
+    matchday = matchday_locked(matchday_id)
     competition = matchday.competition
-    home, away = _entry_of(competition, home_id), _entry_of(competition, away_id)
+    home, away = competition_entry(competition, home_id), competition_entry(competition, away_id)
     if home.pk == away.pk:
         raise RuleViolation("match_same_entry")
     if matchday.matches.filter(home=home, away=away).exists():
         raise RuleViolation("match_already_added", match=f"{home} – {away}")
-    _places_check(
-        _entry_ids(competition), stored=_matchday_places(matchday), matches=[(home.pk, away.pk)]
+    places_check(
+        competition_entry_id_set(competition),
+        stored=matchday_places(matchday),
+        matches=[(home.pk, away.pk)],
     )
     taken = set(matchday.matches.exclude(table=None).values_list("table", flat=True))
     if table is None:
         table = next(n for n in range(1, len(taken) + 2) if n not in taken)
     elif table in taken:
         raise RuleViolation("table_taken", table=table)
-    match = _match_create(competition, matchday, home, away, table=table)
+    match = match_with_games_create(competition, matchday, home, away, table=table)
     standings_refresh_on_commit(competition.pk)
     return match
 
@@ -82,7 +78,7 @@ def match_delete(*, match_id: int) -> None:
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
     # A deduction given on the match (even a voided one: it is history) keeps it too.
-    if _has_results([match]) or match.deductions.exists():
+    if matches_have_results([match]) or match.deductions.exists():
         raise RuleViolation("match_has_results")
     Game.objects.filter(match=match).delete()
     competition_id = match.matchday.competition_id
@@ -97,13 +93,15 @@ def bye_add(*, matchday_id: int, entry_id: int) -> Bye:
     page); nobody plays twice on one matchday, so the entry has no match that day and no
     bye yet. The bye's reason stays empty: given by hand.
 
-    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, and `_places_check`'s codes
+    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, and `places_check`'s codes
     (`entry_twice_on_matchday` (params entry, first, second), ...).
     """
-    matchday = _matchday_locked(matchday_id)
+    matchday = matchday_locked(matchday_id)
     competition = matchday.competition
-    entry = _entry_of(competition, entry_id)
-    _places_check(_entry_ids(competition), stored=_matchday_places(matchday), byes=[entry.pk])
+    entry = competition_entry(competition, entry_id)
+    places_check(
+        competition_entry_id_set(competition), stored=matchday_places(matchday), byes=[entry.pk]
+    )
     bye = Bye.objects.create(matchday=matchday, entry=entry)
     standings_refresh_on_commit(competition.pk)
     return bye
@@ -121,7 +119,7 @@ def bye_delete(*, bye_id: int) -> None:
     if matchday_id is None:
         return
     # The matchday first, as `match_create` and `bye_add` lock it: its places hold still.
-    matchday = _matchday_locked(matchday_id)
+    matchday = matchday_locked(matchday_id)
     bye = Bye.objects.select_for_update().filter(pk=bye_id).first()
     if bye is None:
         return
@@ -143,20 +141,23 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int,
 
     Raises RuleViolation: `matchday_unknown`, `matchday_changed_meanwhile`,
     `entry_unknown`, `entry_not_scheduled` (param entry), `swap_same_match`,
-    `match_has_results`, and `_places_check`'s codes for a matchday stored with an entry
+    `match_has_results`, and `places_check`'s codes for a matchday stored with an entry
     twice (the swap would leave it so).
     """
-    matchday = _matchday_locked(matchday_id)
+    matchday = matchday_locked(matchday_id)
     if seen != matchday_token(matchday_id=matchday.pk):
         raise RuleViolation("matchday_changed_meanwhile")
     competition = matchday.competition
-    entry_a, entry_b = _entry_of(competition, entry_a_id), _entry_of(competition, entry_b_id)
+    entry_a, entry_b = (
+        competition_entry(competition, entry_a_id),
+        competition_entry(competition, entry_b_id),
+    )
     places = {entry.pk: _place_of(matchday, entry) for entry in (entry_a, entry_b)}
     place_a, place_b = places[entry_a.pk], places[entry_b.pk]
     if isinstance(place_a, Match) and isinstance(place_b, Match) and place_a.pk == place_b.pk:
         raise RuleViolation("swap_same_match")
     matches = [place for place in (place_a, place_b) if isinstance(place, Match)]
-    if _has_results(matches):
+    if matches_have_results(matches):
         raise RuleViolation("match_has_results")
     new_pairs: dict[int, dict[str, Entry]] = {}
     byes: list[tuple[Bye, Entry]] = []
@@ -166,13 +167,13 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int,
         else:
             sides = new_pairs.setdefault(place.pk, {"home": place.home, "away": place.away})
             sides["home" if place.home_id == old.pk else "away"] = new
-    kept = _matchday_places(
+    kept = matchday_places(
         matchday,
         without_matches=[match.pk for match in matches],
         without_byes=[bye.pk for bye, _new in byes],
     )
-    _places_check(
-        _entry_ids(competition),
+    places_check(
+        competition_entry_id_set(competition),
         stored=kept,
         matches=[(sides["home"].pk, sides["away"].pk) for sides in new_pairs.values()],
         byes=[new.pk for _bye, new in byes],
@@ -189,7 +190,7 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int,
         bye.save(update_fields=["entry", "reason"])
     for match in matches:
         sides = new_pairs[match.pk]
-        _match_create(
+        match_with_games_create(
             competition,
             matchday,
             sides["home"],
@@ -261,7 +262,7 @@ def match_table_move(*, match_id: int, table: int) -> Match:
     return match
 
 
-def _short_reason(
+def forfeit_reason_short(
     competition: Competition,
     home_teams: Sequence[int | None],
     away_teams: Sequence[int | None],

@@ -19,13 +19,13 @@ from scoring.rules import (
     RuleViolation,
 )
 from scoring.selectors.history import ROUND_UNDO_REASON
-from scoring.services.disputes import _dispute_corrected_if_open
+from scoring.services.disputes import dispute_corrected_if_open
 from scoring.services.games import (
-    _game_locked,
-    _game_refresh_on_commit,
-    _replay,
-    _store_state,
-    _sync_points,
+    game_inputs_replay,
+    game_locked,
+    game_refresh_on_commit,
+    game_state_store,
+    round_points_sync,
 )
 from scoring.tokens import game_token
 from troefclub.writes import acting_user
@@ -51,7 +51,7 @@ class RoundRecord:
 def game_rounds_replay(game: Game, rounds: Sequence[RoundRecord]) -> Replay:
     """The engine's verdict on `rounds` loaded into `game`, which has none yet: each
     round's points and the final state (not saved). Shared by `game_rounds_load` and the
-    bulk importer (`tournaments.interchange.load`); `game` may be unsaved, with its match
+    bulk importer (`interchange.load`); `game` may be unsaved, with its match
     (and the match's matchday and competition) and seats set.
 
     Raises RuleViolation: `game_too_many_rounds` (params limit, rounds), and every
@@ -73,7 +73,7 @@ def game_rounds_replay(game: Game, rounds: Sequence[RoundRecord]) -> Replay:
             )
         except RuleViolation as exc:
             raise exc.at(round=number) from None
-    return _replay(game, inputs)
+    return game_inputs_replay(game, inputs)
 
 
 @transaction.atomic
@@ -87,7 +87,7 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
     `game_too_many_rounds` (params limit, rounds: more than `MAX_ROUNDS_PER_GAME`), and
     every violation `round_record` raises, with `round` = the number of the first bad round.
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_has_totals")
     if game.rounds.exists():
@@ -115,8 +115,8 @@ def game_rounds_load(*, game_id: int, rounds: Sequence[RoundRecord], user: Any =
         default_user=recorded_by,
     )
     status_before = game.status
-    _store_state(game, replay)
-    _game_refresh_on_commit(game, status_before)
+    game_state_store(game, replay)
+    game_refresh_on_commit(game, status_before)
     return game
 
 
@@ -162,7 +162,7 @@ def round_record(
     the game has `MAX_ROUNDS_PER_GAME` already), `result_unknown`, `seats_required`,
     `caller_not_at_table`, and every engine violation for this round (`round` = its number).
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     if game.by_totals:
         raise RuleViolation("game_has_totals")
     rounds = list(game.rounds.order_by("number"))
@@ -186,7 +186,7 @@ def round_record(
         raise RuleViolation("game_too_many_rounds", limit=MAX_ROUNDS_PER_GAME, rounds=number)
     try:
         new = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
-        before = _replay(game, game_round_inputs(game, rounds))
+        before = game_inputs_replay(game, game_round_inputs(game, rounds))
         step = before.state.apply(new)
     except RuleViolation as exc:
         raise exc.at(round=number) from None
@@ -204,8 +204,8 @@ def round_record(
         link=link,
     )
     status_before = game.status
-    _store_state(game, Replay(state=step.state, points=(*before.points, step.points)))
-    _game_refresh_on_commit(game, status_before)
+    game_state_store(game, Replay(state=step.state, points=(*before.points, step.points)))
+    game_refresh_on_commit(game, status_before)
     return rnd
 
 
@@ -230,7 +230,7 @@ def round_correct(
     A correction that breaks a later round (a caller out of turn, a round after the new
     end of the game) is refused with that round's number. A correction that changes the
     winner reopens or recloses the game; one that leaves a disputed game open decides the
-    dispute as corrected by director `user` (`_dispute_corrected_if_open`).
+    dispute as corrected by director `user` (`dispute_corrected_if_open`).
 
     Raises RuleViolation: `round_unknown`, `round_changed`, `correction_ends_game`, and
     everything `round_record` raises.
@@ -238,9 +238,9 @@ def round_correct(
     game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("round_unknown", round_id=round_id)
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    target = _round_of(rounds, round_id)
+    target = round_of(rounds, round_id)
     if seen != target.token:
         if _same_round(target, result=result, side=side, caller_id=caller_id, tricks=tricks):
             return target
@@ -252,7 +252,7 @@ def round_correct(
     inputs = game_round_inputs(game, rounds)
     inputs[target.number - 1] = changed
     try:
-        replay = _replay(game, inputs)
+        replay = game_inputs_replay(game, inputs)
     except RuleViolation as exc:
         if exc.code == "game_finished" and exc.params.get("round", 0) > target.number:
             # Said from the round being corrected: it ends the game, later rounds exist.
@@ -270,15 +270,15 @@ def round_correct(
     )
     target.tricks_a, target.tricks_b = (tricks[0], tricks[1]) if tricks else (None, None)
     target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
-    _sync_points(rounds, replay)
+    round_points_sync(rounds, replay)
     status_before = game.status
-    _store_state(game, replay)
-    _game_refresh_on_commit(game, status_before)
-    _dispute_corrected_if_open(game, user)
+    game_state_store(game, replay)
+    game_refresh_on_commit(game, status_before)
+    dispute_corrected_if_open(game, user)
     return target
 
 
-def _round_of(rounds: Sequence[Round], round_id: int) -> Round:
+def round_of(rounds: Sequence[Round], round_id: int) -> Round:
     # Looked up again under the game lock: the round may have gone since it was found.
     found = next((r for r in rounds if r.pk == round_id), None)
     if found is None:
@@ -294,7 +294,7 @@ def round_delete(*, round_id: int, seen: str, user: Any = None) -> None:
     corrected meanwhile is not deleted unseen (`round_changed`). The rest of the game is
     replayed: deleting a round that later rounds depend on (the caller rotation) is
     refused with the reason. A disputed game left open has its dispute decided as
-    corrected by director `user` (`_dispute_corrected_if_open`).
+    corrected by director `user` (`dispute_corrected_if_open`).
 
     Raises RuleViolation: `round_unknown` (also when it was deleted meanwhile, or the form
     was sent twice), `round_changed`, and engine violations of the later rounds.
@@ -302,13 +302,13 @@ def round_delete(*, round_id: int, seen: str, user: Any = None) -> None:
     game_id = Round.objects.filter(pk=round_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("round_unknown", round_id=round_id)
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    doomed = _round_of(rounds, round_id)
+    doomed = round_of(rounds, round_id)
     if seen != doomed.token:
         raise RuleViolation("round_changed", round=doomed.number)
     _round_remove(game, rounds, doomed)
-    _dispute_corrected_if_open(game, user)
+    dispute_corrected_if_open(game, user)
 
 
 @transaction.atomic
@@ -319,35 +319,35 @@ def round_undo(*, game_id: int, round_id: int, seen: str, user: Any = None) -> i
     `round_id` is the round the sheet showed as the last one and `seen` (required) the
     sheet's `game_token`: when the game changed meanwhile, nothing is undone. A disputed
     game left open has its dispute decided as corrected by director `user`
-    (`_dispute_corrected_if_open`).
+    (`dispute_corrected_if_open`).
 
     Raises RuleViolation: `game_unknown`, `round_unknown` (that round is gone already: the
     form sent twice, or deleted elsewhere), `game_changed_meanwhile`, and engine
     violations (none expected: the rounds before the last one stand as they are).
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
-    doomed = _round_of(rounds, round_id)
+    doomed = round_of(rounds, round_id)
     if seen != game_token(game, rounds) or doomed is not rounds[-1]:
         raise RuleViolation("game_changed_meanwhile")
     # simple-history stores this with the deletion: the history says "undone", not "deleted".
     doomed._change_reason = ROUND_UNDO_REASON  # type: ignore[attr-defined]
     _round_remove(game, rounds, doomed)
-    _dispute_corrected_if_open(game, user)
+    dispute_corrected_if_open(game, user)
     return doomed.number
 
 
 def _round_remove(game: Game, rounds: Sequence[Round], doomed: Round) -> None:
     """Delete `doomed` from the locked `game` whose stored `rounds` are given in order."""
     kept = [r for r in rounds if r.pk != doomed.pk]
-    replay = _replay(game, game_round_inputs(game, kept))
+    replay = game_inputs_replay(game, game_round_inputs(game, kept))
     doomed.delete()
     for rnd in kept:
         if rnd.number > doomed.number:
             # Ascending, one row at a time: the number below is always free already.
             rnd.number -= 1
             rnd.save(update_fields=["number"])
-    _sync_points(kept, replay)
+    round_points_sync(kept, replay)
     status_before = game.status
-    _store_state(game, replay)
-    _game_refresh_on_commit(game, status_before)
+    game_state_store(game, replay)
+    game_refresh_on_commit(game, status_before)

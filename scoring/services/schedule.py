@@ -21,21 +21,14 @@ from scoring.selectors.results import result_holders
 from scoring.selectors.schedule import matchday_problems
 from scoring.selectors.standings import competition_table
 from scoring.services.refresh import standings_refresh_on_commit
-from tournaments.models import (
-    Bye,
-    Competition,
-    Deduction,
-    Entry,
-    Match,
-    Matchday,
-)
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday
 from tournaments.schedules import SwissEntrant, SwissRound, round_robin, swiss_pair
 from tournaments.selectors import (
     ENTRY_JOINS,
     competition_entries,
     koppel_entry_players,
 )
-from tournaments.services.locks import _competition_locked, _matchday_locked
+from tournaments.services.locks import competition_locked, matchday_locked
 from troefclub.writes import trigger_violations
 
 
@@ -58,7 +51,7 @@ def _matchday_create(
     return Matchday.objects.create(competition=competition, number=number, date=date, **extra)
 
 
-def _match_create(
+def match_with_games_create(
     competition: Competition,
     matchday: Matchday,
     home: Entry,
@@ -69,7 +62,7 @@ def _match_create(
 ) -> Match:
     """A match; in a pairs competition also its one game, at the same table.
 
-    The callers check the matchday's places first (`_places_check`); the game is the
+    The callers check the matchday's places first (`places_check`); the game is the
     match's own two koppels, the one game a pairs match has.
     """
     match = Match.objects.create(
@@ -104,7 +97,7 @@ def _entries_named(violation: RuleViolation) -> RuleViolation:
     return RuleViolation(violation.code, **{**violation.params, **given})
 
 
-def _places_check(
+def places_check(
     entry_ids: Collection[int],
     *,
     stored: tuple[Sequence[tuple[int, int]], Sequence[int]] = ((), ()),
@@ -151,7 +144,7 @@ def _places_check(
             raise named
 
 
-def _matchday_places(
+def matchday_places(
     matchday: Matchday, *, without_matches: Collection[int] = (), without_byes: Collection[int] = ()
 ) -> tuple[list[tuple[int, int]], list[int]]:
     """The stored (home id, away id) of a matchday's matches and the entry ids of its byes,
@@ -164,17 +157,17 @@ def _matchday_places(
     )
 
 
-def _entry_ids(competition: Competition) -> set[int]:
+def competition_entry_id_set(competition: Competition) -> set[int]:
     return set(competition.entries.values_list("pk", flat=True))
 
 
-def _games_have_results(matches: Sequence[Match]) -> bool:
+def games_have_results(matches: Sequence[Match]) -> bool:
     """Whether a game of these matches has rounds, totals or is over."""
     games = Game.objects.filter(match__in=matches)
     return result_holders(games).exists()
 
 
-def _has_results(matches: Sequence[Match]) -> bool:
+def matches_have_results(matches: Sequence[Match]) -> bool:
     """Whether any of the matches has a result that an edit would throw away (reported
     totals, a forfeit, a game with a result: `scoring.selectors.results.result_holders`)."""
     rows = Match.objects.filter(pk__in=[match.pk for match in matches])
@@ -200,7 +193,7 @@ def schedule_round_robin_create(
     Raises RuleViolation: `competition_unknown`, `schedule_exists` (matchdays already
     there: edit them instead), `schedule_too_few_entries`, `schedule_duplicate_entry`.
     """
-    competition = _competition_locked(competition_id)
+    competition = competition_locked(competition_id)
     if competition.matchdays.exists():
         raise RuleViolation("schedule_exists")
     if double is None:
@@ -209,7 +202,7 @@ def schedule_round_robin_create(
     entry_ids = {entry.pk for entry in entries}
     matchdays = []
     for number, pairing in enumerate(round_robin(entries, double=double), start=1):
-        _places_check(
+        places_check(
             entry_ids,
             matches=[(home.pk, away.pk) for home, away in pairing.pairs],
             byes=[pairing.bye.pk] if pairing.bye is not None else [],
@@ -217,7 +210,7 @@ def schedule_round_robin_create(
         date = start + datetime.timedelta(days=days_between * (number - 1)) if start else None
         matchday = _matchday_create(competition, number, date)
         for table, (home, away) in enumerate(pairing.pairs, start=1):
-            _match_create(competition, matchday, home, away, table=table)
+            match_with_games_create(competition, matchday, home, away, table=table)
         if pairing.bye is not None:
             Bye.objects.create(matchday=matchday, entry=pairing.bye, reason={"code": "round_robin"})
         matchdays.append(matchday)
@@ -264,9 +257,9 @@ def swiss_matchday_pair(
     Raises RuleViolation: `competition_unknown`, `not_swiss`, `matchday_already_paired`
     (param number), `matchday_number_changed` (params number, next),
     `previous_matchday_unfinished` (params number, open), `swiss_too_few_entrants`,
-    `swiss_no_bye_possible`, and `_places_check`'s codes.
+    `swiss_no_bye_possible`, and `places_check`'s codes.
     """
-    competition = _competition_locked(competition_id)
+    competition = competition_locked(competition_id)
     _swiss_number_check(competition, number)
     last = competition.matchdays.order_by("-number").first()
     override_reason = override_reason.strip()
@@ -274,7 +267,7 @@ def swiss_matchday_pair(
     entries = competition_entries(competition=competition)
     pairing = swiss_pair(_swiss_entrants(competition))
     by_id = {entry.pk: entry for entry in entries}
-    _places_check(
+    places_check(
         by_id.keys(),
         matches=[(pair.home, pair.away) for pair in pairing.pairs],
         byes=[pairing.bye] if pairing.bye is not None else [],
@@ -371,7 +364,7 @@ def _swiss_matches_create(
     1, 2, ... in pairing order, each with its reason ({"code", "params"}); in a pairs
     competition each match's one game at the same table. Every row gets its history row.
     """
-    # What `_match_create` does, in bulk: 1,000 entries made 2,000 single-row inserts
+    # What `match_with_games_create` does, in bulk: 1,000 entries made 2,000 single-row inserts
     # (match, game and their history rows), 2–3 s a matchday (issue 7).
     matches = bulk_create_with_history(
         [
@@ -426,7 +419,7 @@ def matchday_create(
     Raises RuleViolation: `competition_unknown`, `matchday_already_added` (param number),
     `matchday_number_changed` (params number, next).
     """
-    competition = _competition_locked(competition_id)
+    competition = competition_locked(competition_id)
     if competition.matchdays.filter(number=number).exists():
         raise RuleViolation("matchday_already_added", number=number)
     _next_matchday_number(competition, number)
@@ -452,14 +445,14 @@ def matchday_delete(*, matchday_id: int) -> int:
         raise RuleViolation("matchday_unknown", matchday=matchday_id)
     # The competition first, as every schedule write locks it: nobody pairs, adds or
     # deletes a matchday of this competition while we look at which one is last.
-    competition = _competition_locked(competition_id)
-    matchday = _matchday_locked(matchday_id)
+    competition = competition_locked(competition_id)
+    matchday = matchday_locked(matchday_id)
     last = competition.matchdays.order_by("-number").values_list("number", flat=True).first()
     if matchday.number != last:
         raise RuleViolation("matchday_not_last", number=matchday.number, last=last)
     # Locked so no result can be entered on them while they are checked and deleted.
     matches = list(Match.objects.select_for_update().filter(matchday=matchday))
-    if _has_results(matches) or Deduction.objects.filter(match__in=matches).exists():
+    if matches_have_results(matches) or Deduction.objects.filter(match__in=matches).exists():
         raise RuleViolation("matchday_has_results", number=matchday.number)
     Game.objects.filter(match__in=matches).delete()
     Match.objects.filter(matchday=matchday).delete()

@@ -173,7 +173,7 @@ def standings_refresh_owed(*, competition_id: int) -> int:
 
     The claim is released under the competition lock, in this transaction: until this task
     holds the competition, writes committing meanwhile queue nothing (this task will see
-    them); from then on they wait for it (`_standings_mark_stale`) and, once it commits,
+    them); from then on they wait for it (`standings_mark_stale`) and, once it commits,
     queue the next one. So a competition has at most one refresh running and one queued,
     however many results arrive (issue 7).
     """

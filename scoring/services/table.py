@@ -14,9 +14,9 @@ from scoring.models import Game, GameLink, Round
 from scoring.rules import (
     RuleViolation,
 )
-from scoring.services.disputes import _dispute_open
-from scoring.services.games import _game_locked
-from scoring.services.rounds import _round_of, round_record, round_undo
+from scoring.services.disputes import dispute_open
+from scoring.services.games import game_locked
+from scoring.services.rounds import round_of, round_record, round_undo
 
 
 @transaction.atomic
@@ -56,7 +56,7 @@ DISPUTE_COMMENT_MAX_LENGTH = 500
 ROUND_REJECT_REASON = "rejected"
 
 
-def _koppel_checked(koppel: str) -> str:
+def koppel_checked(koppel: str) -> str:
     """`koppel` ("a"/"b"): the koppel a phone at the table said it is.
 
     Raises RuleViolation: `koppel_unknown`.
@@ -66,7 +66,7 @@ def _koppel_checked(koppel: str) -> str:
     return koppel
 
 
-def _link_locked(token: str) -> tuple[GameLink, Game]:
+def link_locked(token: str) -> tuple[GameLink, Game]:
     """The active link with `token` and its game, both locked: the game first, as every
     write on a game locks it, so a table's phone and the director's sheet take turns.
 
@@ -75,7 +75,7 @@ def _link_locked(token: str) -> tuple[GameLink, Game]:
     game_id = GameLink.objects.filter(token=token).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("link_invalid")
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     # Locked too: the first round entered through it fixes its koppel, once.
     link = GameLink.objects.select_for_update().filter(token=token, game_id=game_id).first()
     if link is None or link.revoked_at is not None:
@@ -94,7 +94,7 @@ def game_link_revoke(*, game_id: int, link_id: int) -> GameLink:
 
     Raises RuleViolation: `game_unknown`, `link_unknown` (not a link of this game).
     """
-    game = _game_locked(game_id)
+    game = game_locked(game_id)
     link = GameLink.objects.select_for_update().filter(pk=link_id, game=game).first()
     if link is None:
         raise RuleViolation("link_unknown")
@@ -127,15 +127,15 @@ def table_round_record(
     (param team: the entering one), `game_confirmed`, `game_disputed`, and everything
     `round_record` raises (`game_finished` on a game that is over).
     """
-    link, game = _link_locked(token)
-    _koppel_checked(koppel)
+    link, game = link_locked(token)
+    koppel_checked(koppel)
     if link.entering_side and link.entering_side != koppel:
         raise RuleViolation("table_other_koppel_enters", team=link.entering_side)
     if expected_number > game.rounds.count():
         # A new round, not a retry of one stored already (`round_record` says that one).
         if game.confirmed_at is not None:
             raise RuleViolation("game_confirmed")
-        if _dispute_open(game) is not None:
+        if dispute_open(game) is not None:
             raise RuleViolation("game_disputed")
     rnd = round_record(
         game_id=game.pk,
@@ -166,18 +166,18 @@ def table_round_undo(*, token: str, koppel: str, round_id: int, seen: str) -> in
     `game_disputed`, `game_closed_by_director` (the director closed it: frozen for the
     table, or undoing round after round would take the game back from the director).
     """
-    link, game = _link_locked(token)
-    if link.entering_side != _koppel_checked(koppel):
+    link, game = link_locked(token)
+    if link.entering_side != koppel_checked(koppel):
         raise RuleViolation("table_not_entering")
     rounds = list(game.rounds.order_by("number"))
-    doomed = _round_of(rounds, round_id)
+    doomed = round_of(rounds, round_id)
     if doomed is not rounds[-1]:
         raise RuleViolation("game_changed_meanwhile")
     if doomed.link_id != link.pk:
         raise RuleViolation("round_not_from_table", number=doomed.number)
     if game.confirmed_at is not None:
         raise RuleViolation("game_confirmed")
-    if _dispute_open(game) is not None:
+    if dispute_open(game) is not None:
         raise RuleViolation("game_disputed")
     if game.status == Game.Status.CLOSED:
         raise RuleViolation("game_closed_by_director")

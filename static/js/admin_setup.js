@@ -1,4 +1,4 @@
-/* troefclub admin: a competition's set-up (tournaments.admin.CompetitionSetupForm).
+/* troefclub admin: a competition's set-up (scoring.admin.competitions.CompetitionSetupForm).
  *
  * A bye's "game points for" follows the target score unless the director set it
  * otherwise: the bye field names the field it follows (data-follows, an element id) and

@@ -23,6 +23,7 @@ from benchmarks.generate import random_game
 from scoring.models import Game, GameDispute
 from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
 from scoring.services.standings import standings_rebuild
+from scoring.views import board as board_views
 from tests.builders import random_matchday
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.factories import (
@@ -32,7 +33,6 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
-from tournaments import board_views
 from tournaments.models import Competition, Match, Matchday
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -302,7 +302,7 @@ def test_the_hall_display_fits_the_screen_and_cycles(browser, live_server, monke
 def test_a_club_match_on_the_board_and_the_display(browser, live_server):
     """Two club matches of 4 koppels a side: the board groups their tables by sitting, the
     played sitting folded; the display shows each match's score and current sitting."""
-    from tests.tournaments.test_board_display import club_match_on
+    from tests.scoring.views.test_board_display import club_match_on
 
     ARTIFACTS.mkdir(exist_ok=True)
     competition = CompetitionFactory.create(

@@ -29,8 +29,9 @@ from django.urls import reverse
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from scoring import table_views
 from scoring.models import Game, GameDispute
+from scoring.views import board as board_views
+from scoring.views import table as table_views
 from tests.e2e.conftest import (
     ARTIFACTS,
     DESKTOP,
@@ -46,7 +47,6 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
-from tournaments import board_views
 from tournaments.models import Competition
 
 pytestmark = [pytest.mark.e2e, pytest.mark.nl, pytest.mark.django_db(transaction=True)]

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from scoring.views import public
 from tests.e2e.conftest import ARTIFACTS, PHONE
 from tests.factories import (
     MatchdayFactory,
@@ -18,14 +19,13 @@ from tests.factories import (
     TeamEntryFactory,
     TeamFactory,
 )
-from tournaments import views
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_player_pages_through_and_finds_their_table(browser, live_server, monkeypatch):
     ARTIFACTS.mkdir(exist_ok=True)
-    monkeypatch.setattr(views, "MATCHES_PER_PAGE", 3)  # the live server runs in this process
+    monkeypatch.setattr(public, "MATCHES_PER_PAGE", 3)  # the live server runs in this process
     matchday = MatchdayFactory.create(number=1)
     for table in range(1, 8):
         home = TeamEntryFactory.create(

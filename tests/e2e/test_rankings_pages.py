@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
 from tests.factories import CompetitionFactory, PlayerFactory, TeamFactory, league_staff
-from tests.rankings.test_highlights import club_match
+from tests.scoring.selectors.test_highlights import club_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

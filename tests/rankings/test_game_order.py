@@ -11,8 +11,9 @@ import datetime
 import pytest
 
 from rankings.models import RatedGame
-from rankings.selectors import game_rows, games_counted
+from rankings.selectors import game_rows
 from rankings.services import ratings_rebuild, ratings_refresh
+from scoring.selectors.counted import games_counted
 from tests.builders import finished_game, pairs_game, pairs_matchday
 from tests.factories import MatchdayFactory
 from tournaments.models import Matchday

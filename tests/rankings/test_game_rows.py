@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from rankings.selectors import GameRow, GameSideRow, game_rows, games_counted
+from rankings.selectors import GameRow, GameSideRow, game_rows
 from scoring.models import Game
+from scoring.selectors.counted import games_counted
 from scoring.services.games import game_close
 from tests.builders import club_competition, finished_game, kaps, koppels_of, pairs_game, record
 from tests.factories import (

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rankings.models import PlayerRating, RatedGame, RatingChange
-from rankings.profiles import HISTORY_PER_PAGE
+from rankings.profiles.history import HISTORY_PER_PAGE
 from scoring.models import Game
 from tests.builders import club_competition, finished_game, koppels_of
 from tests.factories import ClubFactory, MatchdayFactory, PlayerFactory

@@ -24,10 +24,10 @@ import pytest
 from django.db import connection, connections, transaction
 from django.utils import timezone
 
-from rankings import services as ratings
+from interchange.importer import competition_import
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
 from rankings.services import (
-    RatingsRefreshOnCommit,
+    RATINGS,
     ratings_rebuild,
     ratings_refresh,
     ratings_refresh_queued,
@@ -40,9 +40,9 @@ from tests.builders import finished_game, kaps, pairs_game
 from tests.factories import CompetitionFactory, GameFactory, MatchdayFactory, TeamEntryFactory
 from tests.scoring.test_worker import ROOT, _broker_ready, _database_url
 from tests.seen import game_token_now
-from tournaments.interchange.importer import competition_import
 from tournaments.models import Matchday, Team
 from troefclub.celery import app as celery_app
+from troefclub.refresh import RefreshOnCommit
 
 LONG_AGO = datetime.datetime(2026, 3, 1, 19, 0, tzinfo=datetime.UTC)
 SAMPLE = ROOT / "data" / "club-evening-sample.json"
@@ -196,6 +196,11 @@ def commit(django_capture_on_commit_callbacks: Any) -> Callable[[], Any]:
     return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
+def ratings_callback(callback: object) -> bool:
+    """Whether an on-commit callback is the ratings refresh's (`troefclub.refresh`)."""
+    return isinstance(callback, RefreshOnCommit) and callback.queue is RATINGS
+
+
 def settled() -> None:
     """As after a refresh: the lock row there, no refresh queued."""
     RatingsLock.objects.update_or_create(pk=1, defaults={"queued_at": None})
@@ -210,7 +215,7 @@ def test_a_round_that_ends_a_game_queues_one_ratings_refresh(db, delays, commit)
         kaps(game, 1)  # 20–0: over
 
     assert delays == [1]
-    assert sum(isinstance(c, RatingsRefreshOnCommit) for c in callbacks) == 1
+    assert sum(ratings_callback(c) for c in callbacks) == 1
     assert RatingsLock.objects.get(pk=1).queued_at is not None
 
 
@@ -222,7 +227,7 @@ def test_a_round_inside_an_open_game_queues_none(db, delays, commit):
         kaps(game, 3)
 
     assert delays == []
-    assert not any(isinstance(c, RatingsRefreshOnCommit) for c in callbacks)
+    assert not any(ratings_callback(c) for c in callbacks)
 
 
 def test_the_claim_coalesces_until_the_task_starts(db, delays, commit):
@@ -347,7 +352,7 @@ def test_a_write_committing_during_a_refresh_queues_one_without_waiting():
         assert locked.wait(30)
         with mock.patch.object(ratings_refresh_task, "delay") as delay:
             started = time.monotonic()
-            ratings._enqueue_ratings_refresh()
+            RATINGS.enqueue(RATINGS.fixed_key)
             waited = time.monotonic() - started
         # The running refresh may have read the games before this write: one more is
         # queued, unclaimed (the row is locked), and nothing waited for the lock.

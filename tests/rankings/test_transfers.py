@@ -12,16 +12,18 @@ from typing import Any
 
 import pytest
 
-from rankings.selectors import GameRow, game_rows, games_counted
+from interchange.errors import InterchangeError
+from interchange.exporter import competition_export
+from interchange.importer import _delete_competition, competition_import
+from rankings.selectors import GameRow, game_rows
 from scoring.models import Game, Standing
 from scoring.rules.seasons import SeasonBy, season_tallies
+from scoring.selectors.counted import games_counted
 from scoring.services.standings import standings_rebuild
 from tests.builders import club_competition, kaps, koppels_of
 from tests.factories import ClubFactory, CompetitionFactory, MatchdayFactory
+from tests.interchange.documents import document
 from tests.tournaments.test_admin import admin_url, save_as_shown
-from tests.tournaments.test_import_helpers import document
-from tournaments.interchange import InterchangeError, competition_export, competition_import
-from tournaments.interchange.importer import _delete_competition
 from tournaments.models import Club, Competition, Entry, Match, Player, Squad, Team
 
 pytestmark = pytest.mark.django_db

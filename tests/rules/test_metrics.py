@@ -1,7 +1,7 @@
 """The standings metrics (scoring/rules/metrics.py): one definition per tie-break, which
 the engine reads; and the StrEnums of forfeits and match results, equal to the stored
 strings. The Django side (model fields, table columns, admin, translations):
-tests/tournaments/test_standing_metrics.py."""
+tests/scoring/test_standing_metrics.py."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_gettext_noop_only_marks() -> None:
 
 def test_forfeits_and_results_are_the_stored_strings() -> None:
     # Match.forfeit and Competition.bye_result store these values (their TextChoices:
-    # tests/tournaments/test_standing_metrics.py).
+    # tests/scoring/test_standing_metrics.py).
     assert [forfeit.value for forfeit in Forfeit] == ["home", "away", "both"]
     assert [result.value for result in MatchResult] == ["win", "draw", "loss"]
     assert Forfeit.HOME == "home" and Forfeit("both") is Forfeit.BOTH

@@ -6,7 +6,6 @@ only the standard library and `scoring.rules.*` itself.
 
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -14,26 +13,18 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+from tests.imports import imports_of
+from tests.paths import REPO_ROOT
+
 RULES_DIR = REPO_ROOT / "scoring" / "rules"
 RULES_FILES = sorted(RULES_DIR.glob("*.py"))
 
 
 def _imported_modules(source: str) -> list[str]:
-    """Every absolute module a source file imports, dotted (`from a.b import c` gives a.b.c)."""
-    modules: list[str] = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            modules.extend(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                # A relative import stays inside scoring/rules/.
-                continue
-            assert node.module is not None
-            # `from scoring import models` must count as scoring.models, so name the imported
-            # attributes too; for `from os import path` the extra part is harmless.
-            modules.extend(f"{node.module}.{alias.name}" for alias in node.names)
-    return modules
+    """Every absolute module a source file imports, dotted (`from a.b import c` gives a.b.c;
+    the walker of tests/imports.py, shared with the layer test); a relative import stays
+    inside scoring/rules/ and is left out."""
+    return [imported.module for imported in imports_of(source)]
 
 
 def _allowed(module: str) -> bool:
@@ -66,7 +57,9 @@ def test_rules_module_imports_only_stdlib_and_scoring_rules(path: Path) -> None:
         pytest.param("from celery import shared_task", False, id="celery"),
         pytest.param("import scoring.models", False, id="scoring-models"),
         pytest.param("from scoring import models", False, id="from-scoring-import-models"),
-        pytest.param("from scoring.messages import rule_message", False, id="scoring-messages"),
+        pytest.param(
+            "from troefclub.rule_messages import rule_message", False, id="the-rules-words"
+        ),
     ],
 )
 def test_purity_checker_tells_allowed_from_forbidden_imports(source: str, allowed: bool) -> None:

@@ -4,7 +4,6 @@ loss 0; competition-level, DESIGN.md), DESIGN.md "Interchange format" tie-break 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -20,8 +19,8 @@ from scoring.rules import (
     check_tiebreaks,
     compute_standings,
 )
+from tests.paths import REPO_ROOT
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 STANDARD = PointsScheme()
 
 

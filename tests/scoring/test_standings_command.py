@@ -6,14 +6,14 @@ import csv
 import io
 import json
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from interchange.importer import competition_import
 from scoring.models import Standing
-from tournaments.interchange import competition_import
+from tests.paths import STCB
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,6 @@ COLUMNS = [
     "rank", "entry", "played", "won", "drawn", "lost", "points", "points_for",
     "points_against", "saldo", "kaps", "baunies",
 ]  # fmt: skip
-STCB = Path(__file__).resolve().parents[2] / "data" / "stcb-2019-08-24.json"
 
 
 @pytest.fixture

@@ -32,14 +32,13 @@ from django.urls import reverse
 from scoring.models import STANDING_COLUMNS, Game, Standing
 from scoring.selectors.standings import competition_table
 from scoring.services.rounds import round_record
+from tests.builders import record
 from tests.factories import CompetitionFactory, GameFactory
-from tests.seen import next_round
+from tests.paths import REPO_ROOT as ROOT
 from tournaments.models import Competition
 from troefclub.celery import app as celery_app
 
 pytestmark = pytest.mark.worker
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _missing(reason: str) -> None:
@@ -111,9 +110,7 @@ def test_worker_process_writes_standings_after_a_saved_result(tmp_path):
         with transaction.atomic():  # two results in one transaction: one refresh (issue 7)
             for game in games:
                 for _ in range(4):  # four kaps: 20–0, the game is over
-                    round_record(
-                        game_id=game.pk, expected_number=next_round(game.pk), result="kap", side="a"
-                    )
+                    record(game, result="kap", side="a")
 
         won = {game.match.home_id: 2 for game in games}
         deadline = time.monotonic() + 90

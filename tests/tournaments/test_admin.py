@@ -15,12 +15,15 @@ from django.db.models import Model
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring.admin import guards as admin_guards
+from scoring.admin import schedule as schedule_admin
+from scoring.admin.schedule import MatchAdminForm
 from scoring.models import Game, Round, Standing
 from scoring.services.games import game_totals_enter, match_totals_enter
 from scoring.services.matches import match_create, match_forfeit_set
 from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
 from scoring.services.standings import standings_rebuild
-from scoring.tokens import deductions_token, game_token_now, match_token_now
+from scoring.tokens import game_token_now, match_token_now
 from tests.factories import (
     ClubEntryFactory,
     ClubFactory,
@@ -33,10 +36,8 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
+from tests.interchange.documents import row_counts
 from tests.refreshes import queued_refreshes
-from tests.tournaments.test_import_helpers import row_counts
-from tournaments import admin as admin_module
-from tournaments.admin import MatchAdminForm
 from tournaments.models import (
     Bye,
     Competition,
@@ -49,6 +50,7 @@ from tournaments.models import (
     StandingsRefreshClaim,
 )
 from tournaments.services.deductions import deduction_add
+from tournaments.tokens import deductions_token
 
 pytestmark = pytest.mark.django_db
 
@@ -615,7 +617,7 @@ def refused_delete(client: Any, obj: Model) -> str:
     the list's bulk delete said. A row deleted by a service (`DeletedByServiceAdmin`):
     its delete page sends back to the row's page, saying why; any other: 403."""
     model = type(obj)
-    by_service = isinstance(admin.site._registry[model], admin_module.DeletedByServiceAdmin)
+    by_service = isinstance(admin.site._registry[model], admin_guards.DeletedByServiceAdmin)
     for page in (
         client.get(admin_url(model, "delete", obj.pk)),
         client.post(admin_url(model, "delete", obj.pk), {"post": "yes"}),
@@ -940,7 +942,7 @@ def test_a_bye_the_service_refuses_after_the_form_is_a_form_error(admin_client, 
     form, not as a server error, and nothing is saved."""
     matchday, (a, b, *_rest) = pairs_day()
     match = match_create(matchday_id=matchday.pk, home_id=a.pk, away_id=b.pk)
-    monkeypatch.setattr(admin_module, "_place_refusals", lambda *args, **kwargs: {})
+    monkeypatch.setattr(schedule_admin, "_place_refusals", lambda *args, **kwargs: {})
 
     response = admin_client.post(admin_url(Bye, "add"), {"matchday": matchday.pk, "entry": a.pk})
 
@@ -969,8 +971,8 @@ def test_a_bye_played_since_the_delete_page_was_shown_stays(admin_client, monkey
     matchday, (a, b, c, _d) = pairs_day()
     game_with_totals(matchday, a, b)
     bye = Bye.objects.create(matchday=matchday, entry=c)
-    monkeypatch.setattr(admin_module.ByeAdmin, "is_locked", lambda self, obj: False)
-    monkeypatch.setattr(admin_module.ByeAdmin, "delete_refusal", lambda self, rows: None)
+    monkeypatch.setattr(schedule_admin.ByeAdmin, "is_locked", lambda self, obj: False)
+    monkeypatch.setattr(schedule_admin.ByeAdmin, "delete_refusal", lambda self, rows: None)
 
     if how == "page":
         response = admin_client.post(admin_url(Bye, "delete", bye.pk), {"post": "yes"})

@@ -5,8 +5,8 @@ import simple_history.models
 from django.conf import settings
 from django.db import migrations, models
 
-import tournaments.fields
-import tournaments.validators
+import troefclub.fields
+import troefclub.validators
 
 
 def names_to_nfc(apps, schema_editor):
@@ -51,8 +51,8 @@ class Migration(migrations.Migration):
             name='HistoricalCompetition',
             fields=[
                 ('id', models.BigIntegerField(auto_created=True, blank=True, db_index=True, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=80, validators=[tournaments.validators.validate_key_start], verbose_name='slug')),
-                ('name', tournaments.fields.NameField(max_length=160, verbose_name='name')),
+                ('slug', models.SlugField(max_length=80, validators=[troefclub.validators.validate_key_start], verbose_name='slug')),
+                ('name', troefclub.fields.NameField(max_length=160, verbose_name='name')),
                 ('season', models.CharField(blank=True, max_length=20, verbose_name='season')),
                 ('kind', models.CharField(choices=[('pairs', 'Pairs competition'), ('clubs', 'Club competition')], default='pairs', max_length=5, verbose_name='kind')),
                 ('target_score', models.PositiveSmallIntegerField(blank=True, default=20, help_text='A game ends when a koppel reaches this score. Empty: no target.', null=True, verbose_name='target score')),
@@ -175,42 +175,42 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='club',
             name='key',
-            field=models.SlugField(max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='club',
             name='name',
-            field=tournaments.fields.NameField(max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(max_length=120, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='competition',
             name='name',
-            field=tournaments.fields.NameField(max_length=160, verbose_name='name'),
+            field=troefclub.fields.NameField(max_length=160, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='competition',
             name='slug',
-            field=models.SlugField(max_length=80, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='slug'),
+            field=models.SlugField(max_length=80, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='slug'),
         ),
         migrations.AlterField(
             model_name='player',
             name='key',
-            field=models.SlugField(max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='player',
             name='name',
-            field=tournaments.fields.NameField(max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(max_length=120, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='team',
             name='key',
-            field=models.SlugField(max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='team',
             name='name',
-            field=tournaments.fields.NameField(blank=True, max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(blank=True, max_length=120, verbose_name='name'),
         ),
         migrations.AddConstraint(
             model_name='club',

@@ -6,7 +6,7 @@
   they are on the schedule.
 
 Written for PostgreSQL and SQLite. Each trigger raises an error whose text starts with
-`troefclub:<code>`; `scoring.messages.integrity_message` words it. The services, the
+`troefclub:<code>`; `troefclub.rule_messages.integrity_message` words it. The services, the
 admin and the importer check the same first, with a message that names the place: these
 triggers are the backstop for every other path (a shell, a race, a bug). On PostgreSQL the
 trigger locks the matchday row, so two transactions adding conflicting matches at once

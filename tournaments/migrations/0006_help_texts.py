@@ -5,8 +5,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import tournaments.fields
-import tournaments.validators
+import troefclub.fields
+import troefclub.validators
 
 
 class Migration(migrations.Migration):
@@ -35,12 +35,12 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='club',
             name='key',
-            field=models.SlugField(help_text="A short code that never changes, e.g. the federation's club code: import files find the club by it. Letters, digits, - and _.", max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(help_text="A short code that never changes, e.g. the federation's club code: import files find the club by it. Letters, digits, - and _.", max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='club',
             name='name',
-            field=tournaments.fields.NameField(help_text="The club's name as players know it.", max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(help_text="The club's name as players know it.", max_length=120, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='competition',
@@ -125,7 +125,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='competition',
             name='name',
-            field=tournaments.fields.NameField(help_text='As shown to players, e.g. “Club evening”.', max_length=160, verbose_name='name'),
+            field=troefclub.fields.NameField(help_text='As shown to players, e.g. “Club evening”.', max_length=160, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='competition',
@@ -165,7 +165,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='competition',
             name='slug',
-            field=models.SlugField(help_text="The competition's short name in its web address and in import files. Fixed once it has matchdays: printed sheets link to it.", max_length=80, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='slug'),
+            field=models.SlugField(help_text="The competition's short name in its web address and in import files. Fixed once it has matchdays: printed sheets link to it.", max_length=80, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='slug'),
         ),
         migrations.AlterField(
             model_name='competition',
@@ -355,7 +355,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='historicalcompetition',
             name='name',
-            field=tournaments.fields.NameField(help_text='As shown to players, e.g. “Club evening”.', max_length=160, verbose_name='name'),
+            field=troefclub.fields.NameField(help_text='As shown to players, e.g. “Club evening”.', max_length=160, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='historicalcompetition',
@@ -395,7 +395,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='historicalcompetition',
             name='slug',
-            field=models.SlugField(help_text="The competition's short name in its web address and in import files. Fixed once it has matchdays: printed sheets link to it.", max_length=80, validators=[tournaments.validators.validate_key_start], verbose_name='slug'),
+            field=models.SlugField(help_text="The competition's short name in its web address and in import files. Fixed once it has matchdays: printed sheets link to it.", max_length=80, validators=[troefclub.validators.validate_key_start], verbose_name='slug'),
         ),
         migrations.AlterField(
             model_name='historicalcompetition',
@@ -605,12 +605,12 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='player',
             name='key',
-            field=models.SlugField(help_text='A short code that never changes, e.g. the licence number: import files find the player by it. Letters, digits, - and _.', max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(help_text='A short code that never changes, e.g. the licence number: import files find the player by it. Letters, digits, - and _.', max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='player',
             name='name',
-            field=tournaments.fields.NameField(help_text='The name shown on score sheets and standings.', max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(help_text='The name shown on score sheets and standings.', max_length=120, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='squad',
@@ -645,12 +645,12 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='team',
             name='key',
-            field=models.SlugField(help_text="A short code that never changes: import files and the director's pages find the koppel by it. Letters, digits, - and _.", max_length=64, unique=True, validators=[tournaments.validators.validate_key_start], verbose_name='key'),
+            field=models.SlugField(help_text="A short code that never changes: import files and the director's pages find the koppel by it. Letters, digits, - and _.", max_length=64, unique=True, validators=[troefclub.validators.validate_key_start], verbose_name='key'),
         ),
         migrations.AlterField(
             model_name='team',
             name='name',
-            field=tournaments.fields.NameField(blank=True, help_text="Optional; empty: the koppel is shown as its two players' names.", max_length=120, verbose_name='name'),
+            field=troefclub.fields.NameField(blank=True, help_text="Optional; empty: the koppel is shown as its two players' names.", max_length=120, verbose_name='name'),
         ),
         migrations.AlterField(
             model_name='team',

@@ -14,15 +14,10 @@ from django.utils import timezone
 from scoring.rules import (
     RuleViolation,
 )
-from scoring.services.refresh import standings_refresh_on_commit
-from scoring.tokens import (
-    deductions_token,
-    deductions_token_newest,
-)
-from tournaments.models import (
-    Deduction,
-)
-from tournaments.services.locks import _competition_locked, _entry_of
+from tournaments.models import Deduction
+from tournaments.services.locks import competition_entry, competition_locked
+from tournaments.tokens import deductions_token, deductions_token_newest
+from troefclub.refresh import refresh_on_commit
 
 
 def deduction_check(points: int, reason: str) -> str:
@@ -61,8 +56,8 @@ def deduction_add(
     `deduction_reason_missing`, `deduction_already_added` (params points, entry),
     `deductions_changed_meanwhile`.
     """
-    competition = _competition_locked(competition_id)
-    entry = _entry_of(competition, entry_id)
+    competition = competition_locked(competition_id)
+    entry = competition_entry(competition, entry_id)
     reason = deduction_check(points, reason)
     if seen != deductions_token(competition_id=competition.pk):
         newest = deductions_token_newest(seen)
@@ -78,7 +73,7 @@ def deduction_add(
     deduction = Deduction.objects.create(
         competition=competition, entry=entry, points=points, reason=reason, match_id=match_id
     )
-    standings_refresh_on_commit(competition.pk)
+    refresh_on_commit("standings", competition.pk)
     return deduction
 
 
@@ -133,5 +128,5 @@ def deduction_void(
     deduction.voided_at = voided_at or timezone.now()
     deduction.void_reason = reason
     deduction.save(update_fields=["voided_at", "void_reason"])
-    standings_refresh_on_commit(deduction.competition_id)
+    refresh_on_commit("standings", deduction.competition_id)
     return deduction

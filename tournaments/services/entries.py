@@ -6,22 +6,16 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from scoring.models import Standing
 from scoring.rules import (
     RuleViolation,
 )
-from scoring.services.refresh import standings_refresh_on_commit
-from tournaments.models import (
-    Competition,
-    Entry,
-    Matchday,
-    Team,
-)
+from tournaments.models import Competition, Entry, Matchday, Team
 from tournaments.selectors import (
     ENTRY_JOINS,
     entries_on_schedule,
 )
-from tournaments.services.locks import _competition_locked
+from tournaments.services.locks import competition_locked
+from troefclub.refresh import refresh_on_commit
 from troefclub.writes import trigger_violations
 
 #
@@ -82,14 +76,14 @@ def entry_add(
     `entry_koppel_in_club_competition` (param competition: `entry_kind_check`);
     IntegrityError from the database's checks (neither or both of koppel and club, the
     koppel or club entered already), which the admin words
-    (`scoring.messages.integrity_message`) and its forms check first.
+    (`troefclub.rule_messages.integrity_message`) and its forms check first.
     """
-    competition = _competition_locked(competition_id)
+    competition = competition_locked(competition_id)
     entry_kind_check(competition, team_id=team_id, club_id=club_id)
     entry = Entry(competition=competition, team_id=team_id, club_id=club_id)
     _player_clubs_fill(entry)
     entry.save()
-    standings_refresh_on_commit(competition.pk)
+    refresh_on_commit("standings", competition.pk)
     return entry
 
 
@@ -126,7 +120,7 @@ def entry_change(
         _player_clubs_fill(entry)
         entry.save()
         for competition in sorted({before, competition_id}):
-            standings_refresh_on_commit(competition)
+            refresh_on_commit("standings", competition)
     return entry
 
 
@@ -146,7 +140,7 @@ def entry_delete(*, entry_id: int) -> None:
     # The competition first, as every schedule write locks it (pairing, matchdays,
     # deductions), then its matchdays, which `match_create` and `bye_add` lock: nobody
     # schedules this entry or deducts from it between the check and the delete.
-    competition = _competition_locked(competition_id)
+    competition = competition_locked(competition_id)
     list(Matchday.objects.select_for_update().filter(competition=competition).values("pk"))
     entry = (
         Entry.objects.select_for_update(of=("self",))
@@ -160,9 +154,8 @@ def entry_delete(*, entry_id: int) -> None:
         raise RuleViolation("entry_on_schedule", entry=str(entry))
     if entry.deductions.exists():
         raise RuleViolation("entry_has_deductions", entry=str(entry))
-    Standing.objects.filter(entry=entry).delete()
-    entry.delete()
-    standings_refresh_on_commit(competition.pk)
+    entry.delete()  # its standings rows with it (their foreign key cascades)
+    refresh_on_commit("standings", competition.pk)
 
 
 @transaction.atomic

@@ -7,14 +7,10 @@ from __future__ import annotations
 from scoring.rules import (
     RuleViolation,
 )
-from tournaments.models import (
-    Competition,
-    Entry,
-    Matchday,
-)
+from tournaments.models import Competition, Entry, Matchday
 
 
-def _competition_locked(competition_id: int) -> Competition:
+def competition_locked(competition_id: int) -> Competition:
     # One director at a time sets up a competition's schedule: two clicks on "pair the
     # next matchday" must not make two matchdays with the same number.
     competition = Competition.objects.select_for_update().filter(pk=competition_id).first()
@@ -23,7 +19,7 @@ def _competition_locked(competition_id: int) -> Competition:
     return competition
 
 
-def _matchday_locked(matchday_id: int) -> Matchday:
+def matchday_locked(matchday_id: int) -> Matchday:
     matchday = (
         Matchday.objects.select_for_update()
         .select_related("competition")
@@ -35,7 +31,7 @@ def _matchday_locked(matchday_id: int) -> Matchday:
     return matchday
 
 
-def _entry_of(competition: Competition, entry_id: int) -> Entry:
+def competition_entry(competition: Competition, entry_id: int) -> Entry:
     entry = Entry.objects.filter(competition=competition, pk=entry_id).first()
     if entry is None:
         raise RuleViolation("entry_unknown", entry=entry_id)

@@ -10,10 +10,7 @@ from django.utils import timezone
 from scoring.rules import (
     RuleViolation,
 )
-from tournaments.models import (
-    Squad,
-    SquadMember,
-)
+from tournaments.models import Squad, SquadMember
 
 
 def _squad_open(squad: Squad, today: datetime.date | None) -> None:

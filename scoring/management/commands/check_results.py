@@ -12,9 +12,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from scoring.messages import rule_message
 from scoring.selectors.faults import competition_result_problems
 from tournaments.models import Competition
+from troefclub.rule_messages import rule_message
 
 
 class Command(BaseCommand):

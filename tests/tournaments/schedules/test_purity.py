@@ -4,7 +4,6 @@ an established matching algorithm (networkx's maximum-weight matching)")."""
 
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -12,18 +11,19 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+from tests.imports import imports_of
+from tests.paths import REPO_ROOT
+
 SCHEDULES = sorted((REPO_ROOT / "tournaments" / "schedules").glob("*.py"))
 
 
 def _imports(path: Path) -> set[str]:
-    modules: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            modules.add(node.module)
-    return modules
+    """The modules a schedule module imports (`from a import b` counts as a; the walker of
+    tests/imports.py gives a.b, which may be a name in a)."""
+    return {
+        imported.module.rpartition(".")[0] if imported.from_import else imported.module
+        for imported in imports_of(path.read_text(encoding="utf-8"))
+    }
 
 
 def _allowed(module: str, path: Path) -> bool:

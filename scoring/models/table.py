@@ -1,0 +1,113 @@
+"""Scoring at the table: a game's private link and the disputes raised on it."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from scoring.models.games import Game
+
+
+class GameLink(models.Model):
+    """A game's private link for scoring at the table, without an account.
+
+    `token` is the secret in the link (and its QR code). One koppel enters the rounds with
+    it; `entering_side` is that koppel ("a"/"b"), fixed by the first round entered; the
+    other koppel confirms or disputes with the same link. A revoked link (`revoked_at`)
+    opens nothing; a game has at most one link that is not revoked.
+    """
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="links", verbose_name=_("game")
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True)
+    entering_side = models.CharField(
+        _("entering koppel"),
+        max_length=1,
+        blank=True,
+        choices=[("a", _("koppel A")), ("b", _("koppel B"))],
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(revoked_at__isnull=True),
+                name="gamelink_one_active_per_game",
+                violation_error_message=_("This game has a link already; revoke it first."),
+            ),
+            models.CheckConstraint(
+                condition=Q(entering_side__in=["", "a", "b"]), name="gamelink_side_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.token[:6]}…"
+
+
+class GameDispute(models.Model):
+    """A koppel's objection to a game's result as entered at the table.
+
+    `side` is the disputing koppel ("a"/"b"); `comment` says what is wrong. The director
+    resolves it (`resolution`: accepted as entered, corrected, or rejected and sent back
+    to the table); an open dispute has `resolved_at` empty, at most one per game.
+    """
+
+    class Resolution(models.TextChoices):
+        ACCEPTED = "accepted", _("Accepted as entered")
+        CORRECTED = "corrected", _("Corrected by the director")
+        REJECTED = "rejected", _("Rejected: entered again at the table")
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="disputes", verbose_name=_("game")
+    )
+    side = models.CharField(
+        _("disputed by"), max_length=1, choices=[("a", _("koppel A")), ("b", _("koppel B"))]
+    )
+    comment = models.TextField(_("comment"), max_length=500)
+    raised_at = models.DateTimeField(_("raised at"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    resolution = models.CharField(
+        _("resolution"), max_length=10, blank=True, choices=Resolution.choices
+    )
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("resolved by"),
+    )
+
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["raised_at"]
+        verbose_name = _("dispute")
+        verbose_name_plural = _("disputes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(resolved_at__isnull=True),
+                name="gamedispute_one_open_per_game",
+                violation_error_message=_("This game has an open dispute already."),
+            ),
+            models.CheckConstraint(condition=Q(side__in=["a", "b"]), name="gamedispute_side"),
+            models.CheckConstraint(
+                condition=Q(resolved_at__isnull=True, resolution="")
+                | Q(
+                    resolved_at__isnull=False, resolution__in=["accepted", "corrected", "rejected"]
+                ),
+                name="gamedispute_resolved_with_resolution",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.comment[:30]}"

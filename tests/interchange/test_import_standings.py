@@ -1,0 +1,72 @@
+"""An import rebuilds the standings once, in its own transaction, and queues no refresh
+(issue 9 point 6: no double rebuild on import)."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+
+from interchange import importer
+from interchange.importer import competition_import
+from rankings.services import RATINGS
+from scoring.models import Standing
+from scoring.selectors import standings as standings_selectors
+from tests.interchange.documents import STCB, load
+from tournaments.models import Competition
+from troefclub.refresh import RefreshOnCommit
+
+pytestmark = pytest.mark.django_db
+
+# DESIGN.md "Real data": after the four league matches of 24 August 2019 the table ranks
+# Formula, Ekta, Pintoboys, Toppers, then the losers.
+WINNERS = ["formula", "ekta", "pintoboys", "toppers"]
+
+
+def import_counting(django_capture_on_commit_callbacks, **options):
+    """Import the STCB file and commit; returns the competition, how often the importer
+    rebuilt the standings, how often the engine computed a table, and the callbacks queued
+    for the commit (run)."""
+    with (
+        mock.patch.object(
+            importer, "standings_rebuild", wraps=importer.standings_rebuild
+        ) as rebuild,
+        mock.patch.object(
+            standings_selectors, "compute_standings", wraps=standings_selectors.compute_standings
+        ) as compute,
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+    ):
+        competition = competition_import(data=load(STCB), **options)
+    # An import queues the ratings refresh (issue 10), not a standings one.
+    standings = [
+        c for c in callbacks if not (isinstance(c, RefreshOnCommit) and c.queue is RATINGS)
+    ]
+    assert len(standings) == len(callbacks) - 1
+    return competition, rebuild.call_count, compute.call_count, standings
+
+
+def test_an_import_rebuilds_the_standings_once_and_queues_no_refresh(
+    django_capture_on_commit_callbacks,
+):
+    competition, rebuilds, computed, callbacks = import_counting(django_capture_on_commit_callbacks)
+
+    assert (rebuilds, computed, callbacks) == (1, 1, [])
+    competition.refresh_from_db()
+    assert competition.standings_stale_since is None
+    assert competition.standings_computed_at is not None
+    table = Standing.objects.filter(competition=competition).order_by("rank", "pk")
+    assert [row.entry.key for row in table][:4] == WINNERS
+    assert len(table) == competition.entries.count()
+
+
+def test_a_replacing_import_rebuilds_once_too(django_capture_on_commit_callbacks):
+    competition_import(data=load(STCB))
+
+    competition, rebuilds, computed, callbacks = import_counting(
+        django_capture_on_commit_callbacks, replace=True
+    )
+
+    assert (rebuilds, computed, callbacks) == (1, 1, [])
+    assert Competition.objects.filter(slug=competition.slug).count() == 1
+    table = Standing.objects.filter(competition=competition).order_by("rank", "pk")
+    assert [row.entry.key for row in table][:4] == WINNERS

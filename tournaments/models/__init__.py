@@ -1,0 +1,33 @@
+"""The models of the registry and the calendar: clubs, players and koppels
+(`clubs`), competitions, their entries and standings-refresh claims (`competitions`),
+matchdays, matches, byes and deductions (`schedule`), squads (`squads`). Each database
+rule is a constraint or trigger of its model; no model writes another on save.
+"""
+
+# Django finds an app's models here; callers import them from here too. `tiebreaks_default`
+# is the competition's default that migration 0008 names by this path.
+from tournaments.models.clubs import Club, Player, Team
+from tournaments.models.competitions import (
+    Competition,
+    Entry,
+    StandingsRefreshClaim,
+    tiebreaks_default,
+)
+from tournaments.models.schedule import Bye, Deduction, Match, Matchday
+from tournaments.models.squads import Squad, SquadMember
+
+__all__ = [
+    "Bye",
+    "Club",
+    "Competition",
+    "Deduction",
+    "Entry",
+    "Match",
+    "Matchday",
+    "Player",
+    "Squad",
+    "SquadMember",
+    "StandingsRefreshClaim",
+    "Team",
+    "tiebreaks_default",
+]

@@ -1,0 +1,302 @@
+"""Hostile input in the admin, handled once for every ModelAdmin and inline of our apps.
+
+`AdminInputMixin` goes first in the bases of each of them (a test checks):
+
+- Search terms are normalised to Unicode NFC, like the names they look for
+  (`troefclub.fields.NameField`): "Kolibrie" + U+0308 (NFD: macOS, some phones, text
+  pasted from PDFs) finds "Kolibrië". The change list and the autocomplete both.
+- Text fields refuse control characters and lone surrogates (one-line fields tab and line
+  breaks too, `troefclub.validators`), as the importer does: what the admin saves can
+  always be exported and imported again.
+- JSON fields read their text like an import file (`troefclub.forms.JSONInputField`).
+- Autocomplete selects never fail to show a value that is not an id (a crafted POST):
+  Django's widget looks the value up as it is and fails with HTTP 500; ours leaves it out,
+  and the form says the choice is not valid.
+- Many-to-many fields refuse a value their model's key can't hold (a crafted POST of a
+  30-digit id) as not a valid value, as a single choice does: Django's field hands it to
+  the database, which fails on it (HTTP 500). `SafeModelMultipleChoiceField`.
+
+`OrderedChoicesField` picks a few choices from a list, in order, without JSON and without
+JavaScript (issue 8: the tie-breaks of a competition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import QuerySet
+from django.forms.renderers import BaseRenderer
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
+
+from troefclub.fields import nfc
+from troefclub.forms import JSONInputField
+from troefclub.validators import validate_multiline_text, validate_single_line_text
+
+
+class _ValidIdsOnly:
+    """An autocomplete widget that looks up only the values its model's key can hold."""
+
+    field: Any
+
+    def optgroups(
+        self, name: str, value: Sequence[str], attr: dict[str, Any] | None = None
+    ) -> list[tuple[str | None, list[dict[str, Any]], int | None]]:
+        key = self.field.target_field
+        usable = []
+        for item in value:
+            try:
+                key.run_validators(key.to_python(item))
+            except (ValidationError, TypeError, ValueError):
+                continue
+            usable.append(item)
+        return super().optgroups(name, usable, attr)  # type: ignore[misc]
+
+
+class SafeAutocompleteSelect(_ValidIdsOnly, AutocompleteSelect):
+    pass
+
+
+class SafeAutocompleteSelectMultiple(_ValidIdsOnly, AutocompleteSelectMultiple):
+    pass
+
+
+class SafeModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """Django's many-to-many choice, which checks each value against its model's key
+    (type and range, as `_ValidIdsOnly`) before the database sees it: a value the key
+    can't hold is "invalid_pk_value", as Django says of a value that is not a number."""
+
+    def _check_values(self, value: Any) -> QuerySet[Any]:
+        try:
+            items = frozenset(value)
+        except TypeError:
+            return super()._check_values(value)  # type: ignore[misc]  # "invalid_list"
+        opts = self.queryset.model._meta  # type: ignore[union-attr]  # set by the admin
+        key = opts.get_field(self.to_field_name) if self.to_field_name else opts.pk
+        for item in items:
+            self.validate_no_null_characters(item)
+            try:
+                key.run_validators(key.to_python(item))
+            except (ValidationError, TypeError, ValueError):
+                raise ValidationError(
+                    self.error_messages["invalid_pk_value"],
+                    code="invalid_pk_value",
+                    params={"pk": item},
+                ) from None
+        return super()._check_values(value)  # type: ignore[misc]
+
+
+class AdminInputMixin:
+    """For every ModelAdmin and inline of our apps; see the module docstring."""
+
+    formfield_overrides: ClassVar[Mapping[type[models.Field[Any, Any]], Mapping[str, Any]]] = {
+        models.JSONField: {"form_class": JSONInputField}
+    }
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        return super().get_search_results(  # type: ignore[misc]
+            request, queryset, nfc(search_term)
+        )
+
+    def formfield_for_dbfield(
+        self, db_field: models.Field[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+        if isinstance(field, forms.CharField) and not isinstance(field, forms.JSONField):
+            multiline = isinstance(db_field, models.TextField)
+            field.validators.append(
+                validate_multiline_text if multiline else validate_single_line_text
+            )
+        return field
+
+    def formfield_for_foreignkey(
+        self, db_field: models.ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelChoiceField | None:
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):  # type: ignore[attr-defined]
+            kwargs["widget"] = SafeAutocompleteSelect(
+                db_field,
+                self.admin_site,  # type: ignore[attr-defined]
+                using=kwargs.get("using"),
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+    def formfield_for_manytomany(
+        self, db_field: models.ManyToManyField[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.ModelMultipleChoiceField | None:
+        if "widget" not in kwargs and db_field.name in self.get_autocomplete_fields(request):  # type: ignore[attr-defined]
+            kwargs["widget"] = SafeAutocompleteSelectMultiple(
+                db_field,
+                self.admin_site,  # type: ignore[attr-defined]
+                using=kwargs.get("using"),
+            )
+        kwargs.setdefault("form_class", SafeModelMultipleChoiceField)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
+
+
+class OrderedChoicesWidget(forms.Widget):
+    """Numbered places 1, 2, 3 …, each a select of the same choices with an empty one.
+
+    Every select carries the field's name, so the browser posts them in the page's order
+    and `value_from_datadict` reads that order back as a list (no JavaScript). The value
+    is a list of choice keys; a stored list longer than `places` gets a place each.
+    Rendered from the project's templates (`admin/widgets/ordered_choices.html`): the form
+    renderer only looks in the apps' template folders.
+    """
+
+    template_name = "admin/widgets/ordered_choices.html"
+    place_label = _("Place %(number)s")
+
+    def __init__(
+        self,
+        attrs: dict[str, Any] | None = None,
+        choices: Sequence[tuple[str, Any]] = (),
+        places: int = 0,
+    ) -> None:
+        super().__init__(attrs)
+        self.choices = list(choices)
+        self.places = places
+
+    def format_value(self, value: Any) -> list[str]:  # type: ignore[override]
+        if value is None or value == "":
+            return []
+        if isinstance(value, str):
+            return [value]
+        return ["" if item is None else str(item) for item in value]
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        if hasattr(data, "getlist"):
+            return data.getlist(name) if name in data else None
+        return data.get(name)
+
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
+        return name not in data
+
+    def use_required_attribute(self, initial: Any) -> bool:
+        return False  # every place may stay empty
+
+    def id_for_label(self, id_: str) -> str:
+        return f"{id_}_0" if id_ else id_
+
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
+        context = super().get_context(name, value, attrs)
+        values = self.format_value(value)
+        base = context["widget"]["attrs"]
+        select = forms.Select(choices=[("", "—"), *self.choices])
+        places = []
+        for index in range(max(self.places, len(values))):
+            label = self.place_label % {"number": index + 1}
+            place_attrs = {**base, "aria-label": label}
+            if base.get("id"):
+                place_attrs["id"] = f"{base['id']}_{index}"
+            chosen = values[index] if index < len(values) else ""
+            places.append(select.render(name, chosen, place_attrs))
+        context["widget"]["places"] = places
+        return context
+
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: BaseRenderer | None = None,
+    ) -> SafeString:
+        return render_to_string(self.template_name, self.get_context(name, value, attrs))
+
+
+def _shown(text: str) -> str:
+    """`text` as an error message may show it: 40 characters at most, and anything that
+    does not print (a NUL, a lone surrogate) as "?"."""
+    return Truncator("".join(ch if ch.isprintable() else "?" for ch in text)).chars(40)
+
+
+class OrderedChoicesField(forms.Field):
+    """Some of `choices`, in the order of their places (`OrderedChoicesWidget`): a list of
+    keys, empty places left out. A key that is not a choice, or one chosen twice, is a
+    form error naming it (and the places). `error_messages` "unknown" (takes `value`) and
+    "twice" (takes `choice`, `first`, `second`) word them for the field's own things;
+    `names` (key → short name) names a choice in them, its label otherwise."""
+
+    widget = OrderedChoicesWidget
+    default_error_messages = {
+        "unknown": _("“%(value)s” is not one of the choices."),
+        "twice": _(
+            "“%(choice)s” is chosen twice (places %(first)s and %(second)s): choose each once."
+        ),
+    }
+
+    def __init__(
+        self,
+        *,
+        choices: Sequence[tuple[str, Any]],
+        places: int | None = None,
+        names: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+        self.choices = list(choices)
+        self.keys = frozenset(dict(self.choices))
+        self.names = {**dict(self.choices), **(names or {})}
+        self.widget.choices = self.choices
+        self.widget.places = len(self.choices) if places is None else places
+
+    @staticmethod
+    def _places(value: Any) -> list[str]:
+        """The posted places as texts, empty ones kept (they number the places)."""
+        if value is None or value == "":
+            return []
+        items = [value] if isinstance(value, str) else list(value)
+        return ["" if item is None else str(item).strip() for item in items]
+
+    def clean(self, value: Any) -> list[str]:
+        if self.disabled:
+            return list(value or [])
+        chosen = [(place, key) for place, key in enumerate(self._places(value), 1) if key]
+        if self.required and not chosen:
+            raise ValidationError(self.error_messages["required"], code="required")
+        errors: list[ValidationError] = []
+        first_place: dict[str, int] = {}
+        for place, key in chosen:
+            if key not in self.keys:
+                errors.append(
+                    ValidationError(
+                        self.error_messages["unknown"],
+                        code="unknown",
+                        params={"value": _shown(key)},
+                    )
+                )
+            elif key in first_place:
+                errors.append(
+                    ValidationError(
+                        self.error_messages["twice"],
+                        code="twice",
+                        params={
+                            "choice": self.names[key],
+                            "first": first_place[key],
+                            "second": place,
+                        },
+                    )
+                )
+            else:
+                first_place[key] = place
+        if errors:
+            raise ValidationError(errors)
+        result = [key for _place, key in chosen]
+        self.run_validators(result)
+        return result
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        if self.disabled:
+            return False
+        posted = [key for key in self._places(data) if key]
+        return posted != list(initial or [])
