@@ -75,7 +75,7 @@ standings_rebuild(competition_id=competition.pk)
 EXPORTS_AND_HISTORY = """
 import json
 from django.apps import apps
-from interchange import competition_export
+from interchange.exporter import competition_export
 from tournaments.models import Competition
 
 print(json.dumps({

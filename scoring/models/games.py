@@ -8,10 +8,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring.rules import Result, Side
 from tournaments.models import Competition, Match, Player, Team
+from troefclub.history import HistoricalRecords
 from troefclub.rule_messages import RESULT_LABELS
 
 

@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring.models.games import Game
+from troefclub.history import HistoricalRecords
 
 
 class GameLink(models.Model):

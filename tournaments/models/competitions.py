@@ -10,11 +10,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from scoring.rules import PointsScheme, RuleSet
 from tournaments.models.clubs import Club, Team, key_start_constraint
 from troefclub.fields import NameField
+from troefclub.history import HistoricalRecords
 from troefclub.validators import validate_key_start
 
 # The one source of a new competition's settings: the rule options default to the engine's

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from tournaments.models.competitions import Competition, Entry
+from troefclub.history import HistoricalRecords
 
 
 class Matchday(models.Model):
