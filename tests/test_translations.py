@@ -27,7 +27,15 @@ from tests.factories import CompetitionFactory
 
 BASE = Path(settings.BASE_DIR)
 CATALOGUE = BASE / "locale" / "nl" / "LC_MESSAGES" / "django.po"
-SOURCES = ["troefclub", "tournaments", "scoring", "rankings", "interchange", "templates", "static/js"]
+SOURCES = [
+    "troefclub",
+    "tournaments",
+    "scoring",
+    "rankings",
+    "interchange",
+    "templates",
+    "static/js",
+]
 
 
 def _untranslated(po: Path) -> list[str]:
