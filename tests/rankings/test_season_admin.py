@@ -6,7 +6,7 @@ import pytest
 from django.db import IntegrityError
 
 from rankings.models import BEST_EVENINGS_MAX, Season
-from tests.tournaments.test_admin import admin_url
+from tests.admin_pages import admin_url
 
 pytestmark = pytest.mark.django_db
 

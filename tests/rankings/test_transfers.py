@@ -20,10 +20,10 @@ from scoring.models import Game, Standing
 from scoring.rules.seasons import SeasonBy, season_tallies
 from scoring.selectors.counted import games_counted
 from scoring.services.standings import standings_rebuild
+from tests.admin_pages import admin_url, save_as_shown
 from tests.builders import club_competition, kaps, koppels_of
 from tests.factories import ClubFactory, CompetitionFactory, MatchdayFactory
 from tests.interchange.documents import document
-from tests.tournaments.test_admin import admin_url, save_as_shown
 from tournaments.models import Club, Competition, Entry, Match, Player, Squad, Team
 
 pytestmark = pytest.mark.django_db

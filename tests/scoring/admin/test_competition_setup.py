@@ -14,8 +14,8 @@ from django.db import models
 from scoring.admin.competitions import CompetitionSetupForm, match_points_limit
 from scoring.models import Game, Round, Standing
 from scoring.rules import TIEBREAK_KEYS, RuleSet
+from tests.admin_pages import admin_url, posted_back
 from tests.factories import CompetitionFactory, GameFactory
-from tests.tournaments.test_admin import admin_url, posted_back
 from tournaments.models import (
     Bye,
     Club,

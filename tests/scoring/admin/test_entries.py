@@ -17,6 +17,15 @@ from interchange.importer import competition_import
 from scoring.models import Standing
 from scoring.rules import RuleViolation
 from scoring.services.standings import standings_rebuild
+from tests.admin_pages import (
+    admin_url,
+    bulk_delete,
+    posted_back,
+    refused_delete,
+    said,
+    save_as_shown,
+)
+from tests.admin_scenes import game_with_totals, pairs_day, settle
 from tests.builders import club_competition
 from tests.factories import (
     ClubEntryFactory,
@@ -28,17 +37,6 @@ from tests.factories import (
     TeamFactory,
 )
 from tests.refreshes import queued_refreshes
-from tests.tournaments.test_admin import (
-    admin_url,
-    bulk_delete,
-    game_with_totals,
-    pairs_day,
-    posted_back,
-    refused_delete,
-    said,
-    save_as_shown,
-    settle,
-)
 from tournaments.models import Bye, Competition, Entry
 from tournaments.services.deductions import deduction_add, deduction_void
 from tournaments.services.entries import entry_add, entry_change, entry_delete

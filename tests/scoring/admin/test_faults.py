@@ -13,17 +13,10 @@ from django.contrib.auth.models import Group, Permission, User
 
 from scoring.models import Game
 from scoring.services.matches import match_create
+from tests.admin_pages import admin_url, bulk_delete, said, save_as_shown
+from tests.admin_scenes import game_with_totals, pairs_day, settle
 from tests.factories import CompetitionFactory, UserFactory
 from tests.refreshes import queued_refreshes
-from tests.tournaments.test_admin import (
-    admin_url,
-    bulk_delete,
-    game_with_totals,
-    pairs_day,
-    said,
-    save_as_shown,
-    settle,
-)
 from tournaments.models import Bye, Competition, Match
 from troefclub.admin_input import AdminInputMixin
 

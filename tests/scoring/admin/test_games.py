@@ -18,6 +18,8 @@ from scoring.services.games import game_totals_enter
 from scoring.services.matches import match_create, match_delete
 from scoring.services.rounds import RoundRecord, game_rounds_load
 from scoring.tokens import game_token_now
+from tests.admin_pages import admin_url, bulk_delete, refused_delete, said, save_as_shown, snapshot
+from tests.admin_scenes import forfeited, game_with_rounds, pairs_day, reported_totals, settle
 from tests.factories import (
     ClubEntryFactory,
     CompetitionFactory,
@@ -28,19 +30,6 @@ from tests.factories import (
     TeamFactory,
 )
 from tests.refreshes import queued_refreshes
-from tests.tournaments.test_admin import (
-    admin_url,
-    bulk_delete,
-    forfeited,
-    game_with_rounds,
-    pairs_day,
-    refused_delete,
-    reported_totals,
-    said,
-    save_as_shown,
-    settle,
-    snapshot,
-)
 from tournaments.models import Bye, Entry, Match, Matchday, Team
 
 pytestmark = pytest.mark.django_db

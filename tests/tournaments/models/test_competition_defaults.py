@@ -10,9 +10,9 @@ import pytest
 from interchange.exporter import competition_export
 from interchange.importer import competition_import
 from scoring.rules import PointsScheme, RuleSet
+from tests.admin_pages import admin_url
 from tests.interchange.documents import document
 from tests.scoring.admin.test_competition_setup import add, competition_page, shown_tiebreaks
-from tests.tournaments.test_admin import admin_url
 from tournaments.models import Competition
 
 DOCUMENTED_TIEBREAKS = ["points", "saldo", "points_for", "head_to_head"]

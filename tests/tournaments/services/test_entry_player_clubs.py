@@ -16,6 +16,7 @@ from interchange.importer import _delete_competition, competition_import
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.services.koppels import team_players_set
+from tests.admin_pages import admin_url, posted_back, save_as_shown
 from tests.builders import club_competition, finished_game, kaps, koppels_of
 from tests.factories import (
     ClubEntryFactory,
@@ -26,7 +27,6 @@ from tests.factories import (
     TeamEntryFactory,
     TeamFactory,
 )
-from tests.tournaments.test_admin import admin_url, posted_back, save_as_shown
 from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
 from tournaments.services.entries import entry_add, entry_change, entry_player_clubs_set
 from troefclub.rule_messages import rule_message
