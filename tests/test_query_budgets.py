@@ -34,11 +34,7 @@ from scoring.services.standings import standings_rebuild
 from scoring.services.table import game_links_ensure
 from scoring.views import matchday_manage
 from tests.builders import random_matchday
-from tests.factories import (
-    CompetitionFactory,
-    koppel_entries,
-    league_staff,
-)
+from tests.factories import CompetitionFactory, koppel_entries, league_staff
 from tournaments import urls as tournament_urls
 from tournaments.models import Competition, Deduction, Match, Matchday
 

@@ -11,10 +11,7 @@ import re
 from collections.abc import Iterable
 
 from django.db import connections
-from django.db.models import (
-    Q,
-    QuerySet,
-)
+from django.db.models import Q, QuerySet
 
 from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
 

@@ -35,9 +35,7 @@ from scoring.services.confirmations import games_accept_all
 from scoring.services.games import competition_games_rescore
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.tables import TIEBREAK_LABELS
-from tournaments.models import (
-    Competition,
-)
+from tournaments.models import Competition
 from troefclub.admin_input import AdminInputMixin, OrderedChoicesField
 from troefclub.rule_messages import rule_message
 

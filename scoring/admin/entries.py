@@ -19,16 +19,8 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext_lazy
 
 from scoring.admin.guards import DeletedByServiceAdmin, service_deleted_objects
-from scoring.rules import (
-    RuleViolation,
-)
-from tournaments.models import (
-    Club,
-    Competition,
-    Deduction,
-    Entry,
-    Team,
-)
+from scoring.rules import RuleViolation
+from tournaments.models import Club, Competition, Deduction, Entry, Team
 from tournaments.selectors import ENTRY_JOINS, entries_on_schedule
 from tournaments.services.entries import (
     ENTRY_KIND_FIELDS,

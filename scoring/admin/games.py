@@ -24,11 +24,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.admin.guards import NAMED_ROWS, ResultGuardAdmin, rows_named
 from scoring.models import Game, Round, Standing
-from scoring.rules import (
-    RuleViolation,
-    pairs_match_games_violations,
-    sitting_koppels_violations,
-)
+from scoring.rules import RuleViolation, pairs_match_games_violations, sitting_koppels_violations
 from scoring.selectors.sheet import game_setup_check
 from tournaments.models import Competition, Match, Team
 from troefclub.admin_input import AdminInputMixin

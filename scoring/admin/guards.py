@@ -32,9 +32,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from scoring.selectors.results import result_holders
 from scoring.services.refresh import standings_refresh_on_commit
 from troefclub.admin_dry_run import dry_run

@@ -10,13 +10,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from scoring.services.koppels import team_players_set
-from tournaments.models import (
-    Team,
-)
+from tournaments.models import Team
 from troefclub.admin_dry_run import dry_run
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message

@@ -23,19 +23,9 @@ from scoring.admin.competitions import RESULTS_READ_ONLY, SCHEDULE_READ_ONLY
 from scoring.admin.entries import entry_joins
 from scoring.admin.guards import DeletedByServiceAdmin, ResultGuardAdmin, service_deleted_objects
 from scoring.models import Game
-from scoring.rules import (
-    RuleViolation,
-    found_at_bye,
-    matchday_places_violations,
-)
+from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
 from scoring.services.matches import bye_add, bye_delete, match_create, match_delete
-from tournaments.models import (
-    Bye,
-    Competition,
-    Entry,
-    Match,
-    Matchday,
-)
+from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import pairing_reason_message, rule_message
 

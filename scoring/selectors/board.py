@@ -11,13 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from itertools import groupby
 
-from django.db.models import (
-    Count,
-    Exists,
-    Max,
-    OuterRef,
-    Subquery,
-)
+from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 

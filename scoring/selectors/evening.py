@@ -7,17 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import (
-    Case,
-    Count,
-    Exists,
-    F,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    When,
-)
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, QuerySet, Subquery, When
 from django.utils import timezone
 
 from scoring.models import Game, Round

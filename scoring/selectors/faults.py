@@ -9,9 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from django.db.models import (
-    Prefetch,
-)
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from scoring.engine_inputs import game_round_inputs

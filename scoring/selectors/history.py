@@ -9,17 +9,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import (
-    Model,
-    OuterRef,
-    Subquery,
-)
+from django.db.models import Model, OuterRef, Subquery
 from django.utils.translation import gettext as _
 
 from scoring.models import Game, GameDispute, GameLink, Round
-from scoring.rules import (
-    Result,
-)
+from scoring.rules import Result
 from tournaments.models import Entry, Player, Team
 from tournaments.selectors import TEAM_JOINS
 from troefclub.rule_messages import RESULT_LABELS

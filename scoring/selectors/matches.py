@@ -10,9 +10,7 @@ from itertools import groupby
 from typing import Any
 
 from scoring.models import Game
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Competition, Match, Team
 from tournaments.schedules import club_movement
 from tournaments.selectors import TEAM_JOINS

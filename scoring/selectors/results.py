@@ -14,23 +14,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db import connections
-from django.db.models import (
-    Case,
-    Count,
-    Exists,
-    F,
-    Model,
-    OuterRef,
-    Q,
-    QuerySet,
-    Sum,
-    When,
-)
+from django.db.models import Case, Count, Exists, F, Model, OuterRef, Q, QuerySet, Sum, When
 
 from scoring.models import Game
-from scoring.rules import (
-    Forfeit,
-)
+from scoring.rules import Forfeit
 from scoring.rules.standings import OutcomeRow
 from tournaments.models import Bye, Competition, Match, Matchday
 

@@ -8,22 +8,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import (
-    Case,
-    Count,
-    Exists,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    When,
-)
+from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Coalesce
 
 from scoring.models import Game
-from scoring.rules import (
-    matchday_places_violations,
-)
+from scoring.rules import matchday_places_violations
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
 

@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import (
-    Prefetch,
-)
+from django.db.models import Prefetch
 
 from scoring.engine_inputs import game_round_inputs
 from scoring.models import Game, Round

@@ -14,22 +14,12 @@ from operator import itemgetter
 from typing import Any, cast
 
 from django.db import connections
-from django.db.models import (
-    CharField,
-    Max,
-    Model,
-    QuerySet,
-    Value,
-)
+from django.db.models import CharField, Max, Model, QuerySet, Value
 from django.db.models.functions import Coalesce, Concat, Lower, NullIf
 from django.utils import timezone
 
 from scoring.models import Standing
-from scoring.rules import (
-    MatchOutcome,
-    StandingRow,
-    compute_standings,
-)
+from scoring.rules import MatchOutcome, StandingRow, compute_standings
 from scoring.rules.standings import OutcomeRow
 from scoring.selectors.results import competition_match_outcomes
 from scoring.selectors.standings_inputs import (

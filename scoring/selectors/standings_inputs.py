@@ -13,12 +13,7 @@ from django.db import connections
 from django.utils.translation import gettext as _
 
 from scoring.models import Game
-from scoring.rules import (
-    ByeOutcome,
-    Forfeit,
-    MatchOutcome,
-    MatchResult,
-)
+from scoring.rules import ByeOutcome, Forfeit, MatchOutcome, MatchResult
 from scoring.rules.eligibility import (
     FieldedKoppel,
     IneligiblePenalty,

@@ -9,13 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from django.db.models import (
-    Exists,
-    F,
-    OuterRef,
-    Q,
-    Subquery,
-)
+from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from scoring.models import Game, GameDispute, GameLink, Round

@@ -15,15 +15,9 @@ from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
 from scoring.models import Game, GameDispute, GameLink, Round
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from scoring.selectors.table import game_entering_koppels
-from scoring.services.disputes import (
-    dispute_open,
-    dispute_resolved,
-    game_dispute_settle_confirmed,
-)
+from scoring.services.disputes import dispute_open, dispute_resolved, game_dispute_settle_confirmed
 from scoring.services.games import (
     game_inputs_replay,
     game_locked,

@@ -6,9 +6,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from scoring.models import Game
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Entry, Player, Team
 from troefclub.writes import trigger_violations
 

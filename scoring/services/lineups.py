@@ -10,17 +10,11 @@ from typing import Any
 from django.db import transaction
 
 from scoring.models import Game
-from scoring.rules import (
-    Forfeit,
-    RuleViolation,
-    sitting_koppels_violations,
-)
+from scoring.rules import Forfeit, RuleViolation, sitting_koppels_violations
 from scoring.services.matches import forfeit_reason_short
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.schedule import games_have_results
-from scoring.tokens import (
-    match_token,
-)
+from scoring.tokens import match_token
 from tournaments.models import Competition, Match, SquadMember, Team
 from tournaments.schedules import club_movement
 from troefclub.writes import trigger_violations

@@ -10,10 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from scoring.models import Game
-from scoring.rules import (
-    Forfeit,
-    RuleViolation,
-)
+from scoring.rules import Forfeit, RuleViolation
 from scoring.selectors.results import holds_result
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.schedule import (
@@ -23,10 +20,7 @@ from scoring.services.schedule import (
     matches_have_results,
     places_check,
 )
-from scoring.tokens import (
-    match_token,
-    matchday_token,
-)
+from scoring.tokens import match_token, matchday_token
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from tournaments.services.locks import competition_entry, matchday_locked
 from troefclub.writes import trigger_violations

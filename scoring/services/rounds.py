@@ -14,10 +14,7 @@ from simple_history.utils import bulk_create_with_history
 
 from scoring.engine_inputs import game_round_inputs, round_input
 from scoring.models import Game, GameLink, Round
-from scoring.rules import (
-    Replay,
-    RuleViolation,
-)
+from scoring.rules import Replay, RuleViolation
 from scoring.selectors.history import ROUND_UNDO_REASON
 from scoring.services.disputes import dispute_corrected_if_open
 from scoring.services.games import (

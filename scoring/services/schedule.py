@@ -13,21 +13,14 @@ from django.db import transaction
 from simple_history.utils import bulk_create_with_history
 
 from scoring.models import Game
-from scoring.rules import (
-    RuleViolation,
-    matchday_places_violations,
-)
+from scoring.rules import RuleViolation, matchday_places_violations
 from scoring.selectors.results import result_holders
 from scoring.selectors.schedule import matchday_problems
 from scoring.selectors.standings import competition_table
 from scoring.services.refresh import standings_refresh_on_commit
 from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday
 from tournaments.schedules import SwissEntrant, SwissRound, round_robin, swiss_pair
-from tournaments.selectors import (
-    ENTRY_JOINS,
-    competition_entries,
-    koppel_entry_players,
-)
+from tournaments.selectors import ENTRY_JOINS, competition_entries, koppel_entry_players
 from tournaments.services.locks import competition_locked, matchday_locked
 from troefclub.writes import trigger_violations
 

@@ -17,9 +17,7 @@ from django.db.models import Case, F, When
 from django.utils import timezone
 
 from scoring.models import STANDING_COLUMNS, Standing
-from scoring.rules import (
-    StandingRow,
-)
+from scoring.rules import StandingRow
 from scoring.selectors.standings import competition_table
 from tournaments.models import Competition, StandingsRefreshClaim
 

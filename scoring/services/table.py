@@ -11,9 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import Game, GameLink, Round
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from scoring.services.disputes import dispute_open
 from scoring.services.games import game_locked
 from scoring.services.rounds import round_of, round_record, round_undo

@@ -23,9 +23,7 @@ from scoring.forms.schedule import (
 )
 from scoring.rules import RuleViolation
 from scoring.selectors.results import MatchScore, competition_match_scores
-from scoring.selectors.schedule import (
-    competition_schedule,
-)
+from scoring.selectors.schedule import competition_schedule
 from scoring.services.schedule import (
     matchday_create,
     schedule_round_robin_create,

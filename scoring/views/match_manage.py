@@ -18,20 +18,12 @@ from scoring.forms.sheet import MatchTotalsForm
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.selectors.matches import match_movement
-from scoring.selectors.schedule import (
-    club_koppels,
-)
+from scoring.selectors.schedule import club_koppels
 from scoring.services.games import match_totals_enter
 from scoring.services.lineups import club_match_lineup_set
-from scoring.services.matches import (
-    match_forfeit_set,
-)
+from scoring.services.matches import match_forfeit_set
 from scoring.tokens import match_token
-from scoring.views.common import (
-    capped_text,
-    match_context,
-    match_page_context,
-)
+from scoring.views.common import capped_text, match_context, match_page_context
 from scoring.views.competition_manage import Action
 from tournaments.lookups import match_for
 from tournaments.models import Competition, Match

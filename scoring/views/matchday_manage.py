@@ -33,12 +33,7 @@ from scoring.forms.schedule import (
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.selectors.results import competition_match_scores, result_holders
-from scoring.selectors.schedule import (
-    Rematch,
-    RepeatBye,
-    matchday_matches,
-    matchday_problems,
-)
+from scoring.selectors.schedule import Rematch, RepeatBye, matchday_matches, matchday_problems
 from scoring.selectors.standings_inputs import matches_adjustments
 from scoring.services.matches import (
     match_create,
@@ -46,15 +41,9 @@ from scoring.services.matches import (
     match_table_move,
     matchday_entries_swap,
 )
-from scoring.services.schedule import (
-    matchday_delete,
-)
+from scoring.services.schedule import matchday_delete
 from scoring.tokens import matchday_token_of
-from scoring.views.common import (
-    MATCHES_PER_PAGE,
-    SEARCH_MAX_LENGTH,
-    match_adjustment_lines,
-)
+from scoring.views.common import MATCHES_PER_PAGE, SEARCH_MAX_LENGTH, match_adjustment_lines
 from scoring.views.competition_manage import ALREADY_DONE, ENTRY_NAME_JOINS, Action
 from tournaments.lookups import competition_for
 from tournaments.models import Competition, Entry, Match, Matchday

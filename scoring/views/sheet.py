@@ -15,21 +15,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.forms.seen import SeenForm
-from scoring.forms.sheet import (
-    GameTotalsForm,
-    RoundForm,
-    SeatsForm,
-    UndoForm,
-    seat_names,
-)
+from scoring.forms.sheet import GameTotalsForm, RoundForm, SeatsForm, UndoForm, seat_names
 from scoring.models import Game, Round
 from scoring.rules import Points, RuleViolation
 from scoring.selectors.evening import matchday_sheet_stops
 from scoring.selectors.sheet import SheetRow, game_next_caller
 from scoring.services import rounds as round_services
-from scoring.services.games import (
-    game_seats_token,
-)
+from scoring.services.games import game_seats_token
 from scoring.services.rounds import round_correct, round_record
 from scoring.tokens import game_token
 from scoring.views.common import game_for, sheet_lines

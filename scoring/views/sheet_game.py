@@ -10,18 +10,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.forms.seen import SeenForm
-from scoring.forms.sheet import (
-    GameTotalsForm,
-    SeatsForm,
-    seat_names,
-)
+from scoring.forms.sheet import GameTotalsForm, SeatsForm, seat_names
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.services import confirmations, games
-from scoring.services.games import (
-    game_seats_set,
-    game_totals_enter,
-)
+from scoring.services.games import game_seats_set, game_totals_enter
 from scoring.views.common import game_for
 from scoring.views.sheet import (
     CLOSE_UNSTARTED,

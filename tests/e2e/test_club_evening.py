@@ -32,13 +32,7 @@ from playwright.sync_api import expect
 from scoring.models import Game, GameDispute
 from scoring.views import board as board_views
 from scoring.views import table as table_views
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    DESKTOP,
-    PASSWORD,
-    PHONE,
-    refresh_standings_if_not_eager,
-)
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE, refresh_standings_if_not_eager
 from tests.e2e.test_csp import ConsoleWatch
 from tests.factories import (
     CompetitionFactory,

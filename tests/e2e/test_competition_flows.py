@@ -17,13 +17,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scoring.models import Game, Standing
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    DESKTOP,
-    PASSWORD,
-    PHONE,
-    refresh_standings_if_not_eager,
-)
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE, refresh_standings_if_not_eager
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,

@@ -12,13 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from tests.e2e.conftest import (
-    ARTIFACTS,
-    DESKTOP,
-    PASSWORD,
-    PHONE,
-    refresh_standings_if_not_eager,
-)
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE, refresh_standings_if_not_eager
 from tests.factories import GameFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

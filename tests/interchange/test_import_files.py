@@ -14,15 +14,7 @@ from interchange.errors import InterchangeError
 from interchange.importer import competition_import
 from scoring.models import Game, Round, Standing
 from tests.factories import ClubFactory, PlayerFactory, TeamFactory, UserFactory
-from tests.interchange.documents import (
-    SAMPLE,
-    STCB,
-    document,
-    load,
-    row_counts,
-    run,
-    run_import,
-)
+from tests.interchange.documents import SAMPLE, STCB, document, load, row_counts, run, run_import
 from tournaments.models import Club, Competition, Entry, Match, Matchday, Player, Team
 
 pytestmark = pytest.mark.django_db

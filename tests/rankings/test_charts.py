@@ -10,16 +10,7 @@ import pytest
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from rankings.charts import (
-    BarGroup,
-    LinePoint,
-    Series,
-    bar_chart,
-    line_chart,
-    number,
-    thin,
-    ticks,
-)
+from rankings.charts import BarGroup, LinePoint, Series, bar_chart, line_chart, number, thin, ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
 EVIL = '<script>alert("x")</script> & co'

@@ -26,12 +26,7 @@ from django.utils import timezone
 
 from interchange.importer import competition_import
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
-from rankings.services import (
-    RATINGS,
-    ratings_rebuild,
-    ratings_refresh,
-    ratings_refresh_queued,
-)
+from rankings.services import RATINGS, ratings_rebuild, ratings_refresh, ratings_refresh_queued
 from rankings.tasks import ratings_refresh as ratings_refresh_task
 from scoring.models import Game, Round
 from scoring.services.games import game_totals_enter

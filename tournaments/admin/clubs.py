@@ -7,10 +7,7 @@ from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import (
-    Club,
-    Player,
-)
+from tournaments.models import Club, Player
 from troefclub.admin_input import AdminInputMixin
 
 

@@ -18,15 +18,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from scoring.rules import (
-    RuleViolation,
-)
-from tournaments.models import (
-    Competition,
-    Deduction,
-    Entry,
-    Match,
-)
+from scoring.rules import RuleViolation
+from tournaments.models import Competition, Deduction, Entry, Match
 from tournaments.services.deductions import deduction_add, deduction_void
 from tournaments.tokens import deductions_token
 from troefclub.admin_dry_run import dry_run

@@ -17,13 +17,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules import (
-    RuleViolation,
-)
-from tournaments.models import (
-    Squad,
-    SquadMember,
-)
+from scoring.rules import RuleViolation
+from tournaments.models import Squad, SquadMember
 from tournaments.services.squads import squad_member_add, squad_member_remove
 from troefclub.admin_dry_run import DryRun, dry_run
 from troefclub.admin_input import AdminInputMixin

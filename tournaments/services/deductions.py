@@ -11,9 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Deduction
 from tournaments.services.locks import competition_entry, competition_locked
 from tournaments.tokens import deductions_token, deductions_token_newest

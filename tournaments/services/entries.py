@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Competition, Entry, Matchday, Team
-from tournaments.selectors import (
-    ENTRY_JOINS,
-    entries_on_schedule,
-)
+from tournaments.selectors import ENTRY_JOINS, entries_on_schedule
 from tournaments.services.locks import competition_locked
 from troefclub.refresh import refresh_on_commit
 from troefclub.writes import trigger_violations

@@ -4,9 +4,7 @@ two directors' writes queue instead of racing.
 
 from __future__ import annotations
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Competition, Entry, Matchday
 
 

@@ -7,9 +7,7 @@ import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.rules import (
-    RuleViolation,
-)
+from scoring.rules import RuleViolation
 from tournaments.models import Squad, SquadMember
 
 

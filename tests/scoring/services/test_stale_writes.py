@@ -29,12 +29,7 @@ from scoring.services.schedule import (
 )
 from scoring.tokens import game_token_now, match_token_now, matchday_token
 from tests.builders import club_competition, koppels_of, pairs_competition, record
-from tests.factories import (
-    CompetitionFactory,
-    GameFactory,
-    MatchFactory,
-    TeamEntryFactory,
-)
+from tests.factories import CompetitionFactory, GameFactory, MatchFactory, TeamEntryFactory
 from tests.pages import game_url, match_totals_url
 from tests.seen import round_seen
 from tournaments.models import Competition, Deduction, Match

@@ -25,12 +25,7 @@ from scoring.services.schedule import (
 from scoring.services.standings import standings_rebuild
 from scoring.views.match_manage import lineup_initial
 from tests.builders import club_competition, koppels_of, pairs_competition, record
-from tests.factories import (
-    CompetitionFactory,
-    TeamEntryFactory,
-    UserFactory,
-    league_staff,
-)
+from tests.factories import CompetitionFactory, TeamEntryFactory, UserFactory, league_staff
 from tests.pages import manage_url, matchday_url
 from tests.seen import (
     deductions_token,
