@@ -8,10 +8,20 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 
 from scoring.tasks import standings_refresh
 from tests.factories import league_staff
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher() -> Any:
+    """Hash passwords with MD5 in this process: Django's PBKDF2 (a million iterations, about
+    0.35 s a hash) made every user a factory creates and every login a test posts cost that.
+    Nothing here tests the hasher; the app processes the tests start (README commands,
+    backups, SQLite concurrency) keep the real one."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(scope="session", autouse=True)
