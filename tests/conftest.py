@@ -9,9 +9,23 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test import Client, override_settings
+from hypothesis import settings as hypothesis_settings
 
 from scoring.tasks import standings_refresh
 from tests.factories import league_staff
+
+# ---------------------------------------------------------------- hypothesis profiles
+#
+# How many examples a @given test without its own `max_examples` tries (tests/rules/
+# test_properties.py): `dev` (the default) keeps a local run quick, `ci` (the default when
+# CI=true) searches deeper. HYPOTHESIS_PROFILE=dev|ci chooses. A test's own
+# `@settings(max_examples=N)` is kept in every profile: its author chose that depth for what
+# it searches (the fuzz tests scale theirs with FUZZ_SCALE instead).
+hypothesis_settings.register_profile("dev", max_examples=50)
+hypothesis_settings.register_profile("ci", max_examples=200, print_blob=True)
+hypothesis_settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev")
+)
 
 
 @pytest.fixture(scope="session", autouse=True)
