@@ -28,6 +28,10 @@ import pytest
 
 from tests.app_process import ROOT, app_env, free_port, run_checked, stop, wait_for_http
 
+# One migrated SQLite file for the module (`migrated`): in a parallel run (pytest-xdist,
+# `--dist loadgroup`) its tests stay on one worker rather than each worker migrating one.
+pytestmark = pytest.mark.xdist_group("sqlite-evening")
+
 SLUG = "club-evening-sample"
 DIRECTOR = "director"  # user name and password
 # Matchday 4 of the sample, not yet played: koppels that have not met, one game per table.
