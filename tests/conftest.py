@@ -20,6 +20,7 @@ from django.test import Client, override_settings
 from hypothesis import settings as hypothesis_settings
 
 from scoring.tasks import standings_refresh
+from tests import template_db
 from tests.factories import league_staff
 
 # ---------------------------------------------------------------- hypothesis profiles
@@ -89,6 +90,19 @@ def _warn_if_loadgroup_ignores_the_groups(config: pytest.Config, items: list[pyt
             ),
             stacklevel=1,
         )
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, request: pytest.FixtureRequest
+) -> None:
+    """pytest-django's hook before it creates the test database (after the `_gw0` suffix):
+    on PostgreSQL the database is made as a copy of a migrated template (tests/
+    template_db.py), not migrated from nothing in every worker."""
+    if request.config.getoption("nomigrations", False):
+        return  # a template's tables would clash with the ones made from the models
+    if name := template_db.ensure_template():
+        template_db.use_template(name)
 
 
 @pytest.fixture(scope="session", autouse=True)
