@@ -9,13 +9,13 @@ compiled once, before the workers start.
 
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client, override_settings
 from hypothesis import settings as hypothesis_settings
 
@@ -66,7 +66,24 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _no_transactional_tests_beside_module_atomic(items)
     _warn_if_loadgroup_ignores_the_groups(config, items)
+
+
+def _no_transactional_tests_beside_module_atomic(items: list[pytest.Item]) -> None:
+    """A transactional test (it commits, then empties every table) can't run inside the
+    transaction `module_atomic` keeps open around the rest of its module."""
+    fixtures = {item: set(getattr(item, "fixturenames", ())) for item in items}
+    shared = {item.path for item in items if "module_atomic" in fixtures[item]}
+    for item in items:
+        mark = item.get_closest_marker("django_db")
+        if item.path in shared and (
+            (mark is not None and mark.kwargs.get("transaction"))
+            or {"transactional_db", "live_server"} & fixtures[item]
+        ):
+            raise pytest.UsageError(
+                f"{item.nodeid} is transactional, in a module with `module_atomic` data"
+            )
 
 
 def _warn_if_loadgroup_ignores_the_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -153,6 +170,30 @@ def _ci_runs_on_postgresql() -> None:
             "set DATABASE_URL=postgres://... (see .ci/run).",
             returncode=3,
         )
+
+
+@pytest.fixture(scope="module")
+def module_atomic(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """One transaction around the rest of a module's tests, rolled back after its last.
+
+    A module-scoped fixture that requests this builds its data once, in this transaction
+    (unblock the database with `django_db_blocker.unblock()` to build); every test of the
+    module then sees that data, and its own writes are still undone at its end, as each
+    test's transaction is a savepoint inside this one (Django's `TestCase.setUpTestData`
+    works the same way). Nothing is committed: on-commit callbacks of the shared data never
+    run, exactly as when each test built the data itself. Only for modules without
+    transactional (`transaction=True`) tests, which need to commit.
+    """
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic._from_testcase = True  # type: ignore[attr-defined]  # as TestCase marks its own
+        atomic.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
 
 
 @pytest.fixture
