@@ -11,6 +11,7 @@ import os
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -120,6 +121,14 @@ def django_db_modify_db_settings(
         return  # a template's tables would clash with the ones made from the models
     if name := template_db.ensure_template():
         template_db.use_template(name)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite() -> Path:
+    """An empty, migrated SQLite database file for the app processes a test starts on the
+    embedded default: copy it (`shutil.copyfile`), never use it in place. Made once for
+    the current migrations and kept between runs (tests/template_db.py)."""
+    return template_db.migrated_sqlite_file()
 
 
 @pytest.fixture(scope="session", autouse=True)

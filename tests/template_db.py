@@ -1,4 +1,7 @@
-"""A migrated PostgreSQL template for the test databases (not named test_*: no tests).
+"""Migrated databases made once, not by every test that needs one (not named test_*).
+
+PostgreSQL: a template for the test databases (`ensure_template`, `use_template`).
+SQLite: a migrated file for the app processes tests start (`migrated_sqlite_file`).
 
 Migrating an empty database takes about 12 s of CPU (Django renders the model states of
 every migration), and a parallel run migrated one test database per pytest-xdist worker.
@@ -9,16 +12,22 @@ version: `test_<NAME>_tpl_<fingerprint>`. Each test database is then created as 
 of it (Django's `TEST: {"TEMPLATE": ...}` setting, `use_template`); pytest-django's own
 `migrate` of the copy finds nothing to apply and only reruns the post-migrate steps. The
 template outlives the run: the next run with the same migrations copies it at once; one
-made for other migrations is dropped. SQLite is left as it was.
+made for other migrations is dropped.
+
+The app processes some tests start on the embedded default (SQLite) begin with an empty
+migrated database; `migrated_sqlite_file` keeps one per fingerprint in the temporary
+folder (made under a file lock, so parallel workers make it once), for them to copy.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 from typing import Any
@@ -133,3 +142,40 @@ def _build(admin: Any, name: str) -> None:
 def use_template(name: str) -> None:
     """Create this process's test database as a copy of the template `name`."""
     connection.settings_dict.setdefault("TEST", {})["TEMPLATE"] = name
+
+
+SQLITE_CACHE = Path(tempfile.gettempdir()) / f"troefclub-tests-{os.getuid()}"
+
+
+def migrated_sqlite_file() -> Path:
+    """An empty SQLite database with every migration applied, for these migrations: copy
+    it, never open it in place. Made with `manage.py migrate` the first time."""
+    SQLITE_CACHE.mkdir(exist_ok=True)
+    path = SQLITE_CACHE / f"migrated-{fingerprint()}.sqlite3"
+    with (SQLITE_CACHE / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker may be making it
+        if not path.exists():
+            for old in SQLITE_CACHE.glob("migrated-*.sqlite3*"):
+                old.unlink()
+            building = path.with_suffix(f".building-{os.getpid()}")
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if k not in ("CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")
+            }
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+                cwd=ROOT,
+                env={
+                    **env,
+                    "DATABASE_URL": f"sqlite:///{building}",
+                    "SECRET_KEY": "migrated-sqlite-not-secret",
+                },
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+            assert done.returncode == 0, f"migrate failed:\n{done.stdout}\n{done.stderr}"
+            os.replace(building, path)
+    return path

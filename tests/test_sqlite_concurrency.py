@@ -94,9 +94,11 @@ def shell(code: str, env: dict[str, str]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty, migrated SQLite file to copy (migrating takes longer than the tests)."""
+def migrated(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Path:
+    """An empty, migrated SQLite file to copy (migrating takes longer than the tests; the
+    suite's migrated file is copied, and `migrate` finds nothing left to do)."""
     db = tmp_path_factory.mktemp("sqlite") / "migrated.sqlite3"
+    shutil.copyfile(migrated_sqlite, db)
     env = database_env(db)
     manage("migrate", "--no-input", env=env)
     manage("collectstatic", "--no-input", env=env)  # as dev.py run does: DEBUG is off
