@@ -4,6 +4,7 @@
     python3 dev.py run [--addr HOST:PORT]   set up, load the real data, run the dev server
     python3 dev.py test [PYTEST ARGS...]    run the test suite (SQLite unless DATABASE_URL is set)
     python3 dev.py test --fast [ARGS...]    the same without the slow tests (FAST_SKIPS markers)
+    python3 dev.py test -n 0 [ARGS...]      in one process (default: one xdist worker a core)
     python3 dev.py check                    ruff format --check, ruff check, mypy, hadolint
     python3 dev.py worker                   run a Celery worker (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
@@ -28,12 +29,13 @@ import argparse
 import hashlib
 import importlib.util
 import os
+import re
 import secrets
 import socket
 import subprocess
 import sys
 import venv
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
@@ -53,6 +55,12 @@ ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
 # The pytest markers `test --fast` leaves out: browser, real Celery worker, pg_dump round
 # trips, the README commands run in a clone (pyproject.toml says what each means). CI runs all.
 FAST_SKIPS = ("e2e", "worker", "backup", "slow")
+# `test` spreads the tests over one pytest-xdist worker per core, at most MAX_TEST_WORKERS
+# (each worker migrates a test database of its own: more workers than cores only wait).
+# TEST_WORKERS=N in the environment sets the number (0 or 1: one process, no xdist); a
+# `-n`/`--numprocesses` of the caller's, `-p no:xdist`, `--pdb` or `--trace` wins.
+MAX_TEST_WORKERS = 8
+TEST_WORKERS_VARIABLE = "TEST_WORKERS"
 
 
 def say(message: str) -> None:
@@ -244,10 +252,45 @@ def pytest_args(extra: Sequence[str], *, fast: bool) -> list[str]:
     return ["-m", skip, *args]
 
 
+def cores() -> int:
+    """The CPU cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def worker_args(extra: Sequence[str], environ: Mapping[str, str]) -> list[str]:
+    """`-n N` for pytest-xdist: N from TEST_WORKERS, else one worker a core (at most
+    MAX_TEST_WORKERS); none when that is 1 or less, or when `extra` chooses itself (a `-n`,
+    `--numprocesses`, `-p no:xdist`) or debugs (`--pdb`, `--trace`: one process)."""
+    for at, arg in enumerate(extra):
+        if arg in ("-n", "--numprocesses", "--pdb", "--trace") or arg.startswith(
+            ("-n=", "--numprocesses=", "-pno:xdist")
+        ):
+            return []
+        if re.fullmatch(r"-n(\d+|auto|logical)", arg):
+            return []
+        if arg == "-p" and extra[at + 1 : at + 2] == ["no:xdist"]:
+            return []
+    wanted = environ.get(TEST_WORKERS_VARIABLE, "").strip()
+    if wanted:
+        if not wanted.isdigit():
+            sys.exit(f"{TEST_WORKERS_VARIABLE}={wanted!r} is not a number of workers (0: none)")
+        workers = int(wanted)
+    else:
+        workers = min(cores(), MAX_TEST_WORKERS)
+    return ["-n", str(workers)] if workers > 1 else []
+
+
 def cmd_test(extra: Sequence[str], *, fast: bool = False) -> int:
-    """Run pytest with the given extra arguments (less the slow tests if `fast`) and return
-    its exit code."""
-    return call([venv_exe("python"), "-m", "pytest", *pytest_args(extra, fast=fast)])
+    """Run pytest with the given extra arguments (less the slow tests if `fast`), on
+    `worker_args` xdist workers, and return its exit code."""
+    args = [*worker_args(extra, os.environ), *pytest_args(extra, fast=fast)]
+    # Bytecode caches (__pycache__, gitignored) are kept even if PYTHONDONTWRITEBYTECODE is
+    # set: pytest keeps its rewritten test modules there, and without them every worker
+    # and every `manage.py` the tests start compiles all the code again (seconds each).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return call([venv_exe("python"), "-m", "pytest", *args], env=env)
 
 
 def cmd_bench(bench_args: Sequence[str]) -> int:

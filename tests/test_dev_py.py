@@ -1,4 +1,4 @@
-"""`python3 dev.py test --fast`: the pytest arguments it builds, without running the suite.
+"""`python3 dev.py test [--fast]`: the pytest arguments it builds, without running the suite.
 
 dev.py is a script (standard library only), loaded here from its file as the README runs it.
 """
@@ -27,9 +27,12 @@ def dev() -> ModuleType:
 
 @pytest.fixture
 def ran(dev: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The commands `dev.main` runs, recorded instead of run (and no virtualenv set up)."""
+    """The commands `dev.main` runs, recorded instead of run (and no virtualenv set up), on
+    a machine of two cores."""
     commands: list[list[str]] = []
     monkeypatch.setattr(dev, "ensure_venv", lambda: None)
+    monkeypatch.setattr(dev, "cores", lambda: 2)
+    monkeypatch.delenv("TEST_WORKERS", raising=False)
 
     def call(args: list[str], **_: object) -> int:
         commands.append(list(args))
@@ -64,7 +67,7 @@ def test_main_passes_fast_and_the_rest_to_pytest(dev, ran):
     assert dev.main(["test", "--fast", "tests/scoring", "-x"]) == 0
     assert dev.main(["test", "tests/rules", "--fast"]) == 0
     assert dev.main(["test", "-q"]) == 0  # what CI runs: everything
-    pytest_cmd = [dev.venv_exe("python"), "-m", "pytest"]
+    pytest_cmd = [dev.venv_exe("python"), "-m", "pytest", "-n", "2"]  # one worker a core
     assert ran == [
         [*pytest_cmd, "-m", FAST, "tests/scoring", "-x"],
         [*pytest_cmd, "-m", FAST, "tests/rules"],
@@ -75,7 +78,39 @@ def test_main_passes_fast_and_the_rest_to_pytest(dev, ran):
 def test_fast_is_not_a_prefix_for_pytest_options(dev, ran):
     # `--f` and the like are pytest's to interpret, not an abbreviation of --fast.
     assert dev.main(["test", "--f"]) == 0
-    assert ran[0][3:] == ["--f"]
+    assert ran[0][3:] == ["-n", "2", "--f"]
+
+
+def test_the_workers_are_one_a_core_at_most_eight(dev, monkeypatch):
+    for cores, expected in [(1, []), (2, ["-n", "2"]), (6, ["-n", "6"]), (64, ["-n", "8"])]:
+        monkeypatch.setattr(dev, "cores", lambda cores=cores: cores)
+        assert dev.worker_args(["-x"], {}) == expected
+
+
+def test_test_workers_in_the_environment_sets_their_number(dev, monkeypatch):
+    monkeypatch.setattr(dev, "cores", lambda: 2)
+    assert dev.worker_args([], {"TEST_WORKERS": "3"}) == ["-n", "3"]
+    assert dev.worker_args([], {"TEST_WORKERS": "1"}) == []  # one process: no xdist
+    assert dev.worker_args([], {"TEST_WORKERS": "0"}) == []
+    with pytest.raises(SystemExit, match="TEST_WORKERS='many'"):
+        dev.worker_args([], {"TEST_WORKERS": "many"})
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["-n", "0"],
+        ["-n0"],
+        ["-n", "auto"],
+        ["--numprocesses=3"],
+        ["-p", "no:xdist"],
+        ["tests/rules", "--pdb"],
+        ["--trace"],
+    ],
+)
+def test_the_callers_own_choice_of_processes_wins(dev, ran, extra):
+    assert dev.main(["test", *extra]) == 0
+    assert ran[0][3:] == extra
 
 
 def test_every_marker_fast_leaves_out_is_registered():

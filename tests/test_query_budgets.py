@@ -171,9 +171,16 @@ def test_every_page_has_a_budget() -> None:
     assert not (set(BUDGETS) | POST_ONLY) - page_names(), "budget rows for pages that are gone"
 
 
+@pytest.fixture(scope="module")
+def built_sizes(module_atomic: None, django_db_blocker: Any) -> tuple[Built, Built]:
+    """Built once for the module (`module_atomic`): no test changes them for the next."""
+    with django_db_blocker.unblock():
+        return build(SMALL), build(LARGE)
+
+
 @pytest.fixture
-def sizes(db: None) -> tuple[Built, Built]:
-    return build(SMALL), build(LARGE)
+def sizes(db: None, built_sizes: tuple[Built, Built]) -> tuple[Built, Built]:
+    return built_sizes
 
 
 def queries(client: Client, url: str) -> int:

@@ -36,6 +36,10 @@ import pytest
 from tests.app_process import app_env, free_port, run_checked, stop, wait_for_http
 from tests.paths import REPO_ROOT as ROOT
 
+# One clone and one `dev.py run` for the whole module: in a parallel run (pytest-xdist,
+# `--dist loadgroup`) its tests stay on one worker rather than each worker making its own.
+pytestmark = pytest.mark.xdist_group("readme-clone")
+
 SLUG = "club-evening-sample"
 SAMPLE = "data/club-evening-sample.json"
 SECTIONS = ("Management commands", "Benchmarks")

@@ -29,6 +29,10 @@ import pytest
 from tests.app_process import app_env, free_port, run_checked, stop, wait_for_http
 from tests.paths import REPO_ROOT as ROOT
 
+# One migrated SQLite file for the module (`migrated`): in a parallel run (pytest-xdist,
+# `--dist loadgroup`) its tests stay on one worker rather than each worker migrating one.
+pytestmark = pytest.mark.xdist_group("sqlite-evening")
+
 SLUG = "club-evening-sample"
 DIRECTOR = "director"  # user name and password
 # Matchday 4 of the sample, not yet played: koppels that have not met, one game per table.
@@ -91,9 +95,11 @@ def shell(code: str, env: dict[str, str]) -> Any:
 
 
 @pytest.fixture(scope="module")
-def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty, migrated SQLite file to copy (migrating takes longer than the tests)."""
+def migrated(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite: Path) -> Path:
+    """An empty, migrated SQLite file to copy (migrating takes longer than the tests; the
+    suite's migrated file is copied, and `migrate` finds nothing left to do)."""
     db = tmp_path_factory.mktemp("sqlite") / "migrated.sqlite3"
+    shutil.copyfile(migrated_sqlite, db)
     env = database_env(db)
     manage("migrate", "--no-input", env=env)
     manage("collectstatic", "--no-input", env=env)  # as dev.py run does: DEBUG is off

@@ -41,8 +41,10 @@ def unavailable(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """One Chromium for the whole run (each xdist worker has its own): starting Playwright
+    and Chromium takes about two seconds, which every module paid before."""
     try:
         from playwright import sync_api as playwright_api
     except ImportError as exc:
@@ -59,6 +61,41 @@ def browser() -> Iterator[Any]:
     yield chromium
     chromium.close()
     manager.stop()
+
+
+class BrowserOfOneTest:
+    """The shared Chromium as one test sees it: the contexts (and pages) the test opens
+    are closed when it ends, so none of them goes on polling the live server during the
+    next test. Everything else is the Playwright Browser's."""
+
+    def __init__(self, chromium: Any) -> None:
+        self._chromium = chromium
+        self._contexts: list[Any] = []
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._chromium.new_context(**options)
+        self._contexts.append(context)
+        return context
+
+    def new_page(self, **options: Any) -> Any:
+        page = self._chromium.new_page(**options)
+        self._contexts.append(page.context)
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._chromium, name)
+
+    def close_contexts(self) -> None:
+        for context in self._contexts:
+            context.close()
+        self._contexts.clear()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    shared = BrowserOfOneTest(chromium)
+    yield shared
+    shared.close_contexts()
 
 
 def refresh_standings_if_not_eager(competition_id: int) -> None:

@@ -5,6 +5,7 @@ page"."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -186,26 +187,31 @@ def _check_basics(entrants: Sequence[SwissEntrant[int]], result: SwissRound[int]
 
 # ---------------------------------------------------------------- many random tournaments
 
-RANDOM_ROUNDS = list(_tournaments(200, seed=20260101))
+
+@functools.cache
+def random_rounds() -> list[tuple[list[SwissEntrant[int]], SwissRound[int]]]:
+    """200 seeded random tournaments' rounds: made when a test first needs them, not while
+    collecting (each pytest-xdist worker collects every module)."""
+    return list(_tournaments(200, seed=20260101))
 
 
 def test_random_tournaments_cover_odd_and_even_fields_and_late_rounds() -> None:
-    sizes = {len(entrants) for entrants, _ in RANDOM_ROUNDS}
+    sizes = {len(entrants) for entrants, _ in random_rounds()}
     assert min(sizes) == 4 and max(sizes) == 30 and any(size % 2 for size in sizes)
     assert any(
-        e.opponents and len(e.opponents) >= 6 for entrants, _ in RANDOM_ROUNDS for e in entrants
+        e.opponents and len(e.opponents) >= 6 for entrants, _ in random_rounds() for e in entrants
     )
 
 
 def test_random_rounds_pair_everyone_once_with_reasons_and_fair_byes() -> None:
-    for entrants, result in RANDOM_ROUNDS:
+    for entrants, result in random_rounds():
         _check_basics(entrants, result)
 
 
 def test_random_rounds_have_no_rematch_when_a_rematch_free_pairing_exists() -> None:
     # Exact check for every size (a maximum matching on the graph without rematches).
     checked = 0
-    for entrants, result in RANDOM_ROUNDS:
+    for entrants, result in random_rounds():
         rematches = _rematches(entrants, [(p.home, p.away) for p in result.pairs])
         if _rematch_free_pairing_exists(entrants):
             checked += 1
@@ -220,7 +226,7 @@ def test_small_random_rounds_are_optimal_in_the_issues_order_of_priorities() -> 
     # fewest rematches, then the bye as low as possible, then the least sum of squared
     # score differences ("score groups respected").
     checked = 0
-    for entrants, result in RANDOM_ROUNDS:
+    for entrants, result in random_rounds():
         if len(entrants) > 10:
             continue
         ids = [e.id for e in entrants]
@@ -408,7 +414,7 @@ def test_opponents_that_left_the_tournament_are_ignored() -> None:
 
 
 def test_the_same_input_gives_the_same_round() -> None:
-    entrants, _ = RANDOM_ROUNDS[-1]
+    entrants, _ = random_rounds()[-1]
     assert swiss_pair(entrants) == swiss_pair(list(entrants))
 
 
