@@ -162,6 +162,7 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
         "matches": [(match, scores[match.pk]) for match in matches],
         "byes": matchday_byes(matchday),
         "grid_rows": range(1, PRINT_GRID_ROWS + 1),
+        "is_director": competition.is_directed_by(request.user),
     }
     return render(request, "scoring/matchday_print.html", context)
 
