@@ -180,6 +180,7 @@ def table_context(
         if koppel and not can_enter and not context["can_verdict"] and not game.confirmed_at
         else None
     )
+    context["live_seconds"] = TABLE_POLL_SECONDS  # the connection notice's "every … seconds"
     if can_enter:
         context["round_form"] = TableRoundForm(
             game=game, expected_caller=sheet.next_caller, next_number=len(sheet.lines) + 1
