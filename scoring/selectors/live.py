@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Exists, F, Func, OuterRef, Q, Subquery
+from django.db.models import Exists, F, Func, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from scoring.models import Game, Round
@@ -53,9 +53,9 @@ def competition_live_stamp(*, competition: Competition) -> LiveStamp:
 
 
 def _newest(model: type[Game] | type[Match], **lookup: object) -> Subquery:
-    """The newest history id of `model`'s history rows matching `lookup`: MAX over an
-    indexed column's rows (the matchday's games or matches), no GROUP BY (a plain
-    function, not an aggregate Django would group by)."""
+    """The newest history id of `model`'s history rows matching `lookup` (one match's):
+    MAX over an indexed column's few rows, no GROUP BY (a plain function, not an aggregate
+    Django would group by)."""
     newest = Func(F("history_id"), function="MAX")
     history = model.history.model  # made by simple-history
     rows = history.objects.filter(**lookup).order_by().annotate(newest=newest)
@@ -64,25 +64,29 @@ def _newest(model: type[Game] | type[Match], **lookup: object) -> Subquery:
 
 def matchday_live_stamp(*, matchday: Matchday) -> LiveStamp:
     """The version of `matchday`'s page: its competition's standings stamps (joined by
-    `matchday_for`) and the matchday's newest game and match history (the scores, the
-    states and the highlights move with them; byes and deductions mark the standings
-    stale). One query of two index-read aggregates, whatever the league's size."""
-    matches = Match.objects.filter(matchday_id=OuterRef(OuterRef("pk"))).values("pk")
-    game_change, match_change = (
-        Matchday.objects.filter(pk=matchday.pk)
+    `matchday_for`) and the newest game and match history of the matchday's matches (the
+    scores, the states and the highlights move with them; byes, deductions and matches
+    added or deleted mark the standings stale).
+
+    One query: the matchday's matches (by their index), each with two index lookups into
+    the history (by match id), so its cost follows the tables of one matchday, never the
+    league's whole history.
+    """
+    newest = (
+        Match.objects.filter(matchday=matchday)
+        .order_by()
         .annotate(
-            game_change=_newest(Game, match_id__in=matches),
-            match_change=_newest(Match, matchday_id=OuterRef("pk")),
+            game_change=_newest(Game, match_id=OuterRef("pk")),
+            match_change=_newest(Match, id=OuterRef("pk")),
         )
-        .values_list("game_change", "match_change")
-        .get()
+        .aggregate(game=Max("game_change"), match=Max("match_change"))
     )
     competition = matchday.competition
     return _stamp(
         competition.standings_computed_at,
         competition.standings_stale_since,
-        game_change,
-        match_change,
+        newest["game"],
+        newest["match"],
     )
 
 
