@@ -85,7 +85,7 @@ def test_a_poll_after_a_round_brings_the_fresh_matches_and_highlights(client, le
     html = fresh.content.decode()
     assert html.lstrip().startswith('<div id="matches"') and "<html" not in html
     assert '<span class="score fw-bold">5–0</span>' in html or "0–5" in html
-    assert '<div id="matchday-highlights" hx-swap-oob="true">' in html
+    assert '<div id="highlights-slot" hx-swap-oob="true">' in html
     again = poll_url(html, "matches")
     assert again != url
     assert client.get(again, **HTMX).status_code == 204
