@@ -18,7 +18,9 @@ error shows a plain error page, the traceback goes to the terminal), the static 
 collected and served by whitenoise, and the settings come from `.env` (kept out of git),
 which `run` writes on its first run with a random SECRET_KEY and the local ALLOWED_HOSTS.
 With `--addr 0.0.0.0:8000` phones on the same network can connect: this computer's network
-addresses are added to ALLOWED_HOSTS for that run and printed. Competitions that exist
+addresses are added to ALLOWED_HOSTS for that run and printed, and SITE_URL (the address
+the QR codes, table links and e-mails use) is set to the first of them for that run, unless
+SITE_URL is set already (environment or `.env`). Competitions that exist
 already are left alone (`import_competition --skip-existing`), so results entered in the
 demo survive the next `run`.
 """
@@ -165,13 +167,16 @@ def ensure_env_file() -> dict[str, str]:
 
 
 def network_addresses() -> list[str]:
-    """This computer's IPv4 addresses on the local network (what a phone would type)."""
+    """This computer's IPv4 addresses on the local network (what a phone would type): the
+    one of the interface that routes out first (the likeliest to reach the phones), then
+    the others sorted."""
+    routed = ""
     found = set()
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             # Sends nothing: connecting a UDP socket only picks the interface that routes out.
             probe.connect(("192.0.2.1", 9))
-            found.add(probe.getsockname()[0])
+            routed = probe.getsockname()[0]
     except OSError:
         pass
     try:
@@ -179,7 +184,24 @@ def network_addresses() -> list[str]:
             found.add(str(sockaddr[0]))
     except OSError:
         pass
-    return sorted(address for address in found if not address.startswith("127."))
+    ordered = [routed, *sorted(found - {routed})] if routed else sorted(found)
+    return [address for address in ordered if not address.startswith(("127.", "0."))]
+
+
+def public_site_url(addr: str) -> str:
+    """The SITE_URL for `runserver addr` (issue 18: the QR codes must reach the phones):
+    `http://<this computer's network address>:<port>` when serving on every interface,
+    `http://<host>:<port>` when serving on one address that isn't this computer's loopback,
+    "" otherwise (loopback only, or no network address found)."""
+    host, _, port = addr.rpartition(":")
+    if not host:
+        return ""  # a bare port: runserver listens on 127.0.0.1
+    if host in ALL_INTERFACES:
+        addresses = network_addresses()
+        return f"http://{addresses[0]}:{port}" if addresses else ""
+    if host in LOCAL_HOSTS or host.startswith("127."):
+        return ""
+    return f"http://{host}:{port}"
 
 
 def served_hosts(addr: str, allowed: str) -> tuple[str, list[str], list[str]]:
@@ -211,6 +233,14 @@ def cmd_run(addr: str) -> int:
         addr, env.get("ALLOWED_HOSTS", file_values.get("ALLOWED_HOSTS", ""))
     )
     env["ALLOWED_HOSTS"] = allowed
+    # The address every QR code, table link and e-mail starts with: the user's own SITE_URL
+    # (environment or .env) wins; else this computer's network address, for this run only.
+    site = env.get("SITE_URL", file_values.get("SITE_URL", "")).strip()
+    site_ours = not site
+    if site_ours:
+        site = public_site_url(addr)
+        if site:
+            env["SITE_URL"] = site
     say("Compiling the translations (Dutch first)")
     manage("compile_translations", env=env)
     say("Migrating the database")
@@ -228,6 +258,14 @@ def cmd_run(addr: str) -> int:
     say(f"troefclub runs at {'  '.join(urls)}  (demo director login: {user} / {password})")
     if added:
         say(f"Accepting the host names {', '.join(added)} for this run")
+    if site:
+        source = "for this run" if site_ours else "SITE_URL"
+        say(f"QR codes, table links and e-mails point at {site} ({source})")
+    else:
+        say(
+            "QR codes and table links point at this computer only: phones can't open them. "
+            "Start with --addr 0.0.0.0:8000 (or set SITE_URL) to score from phones."
+        )
     if (addr.rpartition(":")[0] or "127.0.0.1") not in LOCAL_HOSTS:
         say(
             f"Anyone on this network can log in as {user} / {password} unless you change "

@@ -1,5 +1,5 @@
 """Scenes many tests set up: rounds on a game, a finished game, a competition of koppels,
-a matchday paired at random.
+a matchday paired at random, a league with a matchday in play.
 
 The factories (tests/factories.py) make rows; these helpers make a scene from them. Rounds
 go through the services, the way the app records them (so a finished game's status,
@@ -10,12 +10,16 @@ each: a test that needs something else says so at its call site rather than in a
 
 from __future__ import annotations
 
+import datetime
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.generate import random_game
 from scoring.models import Game, Round
-from scoring.services.rounds import round_record
+from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
+from scoring.services.standings import standings_rebuild
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -24,6 +28,7 @@ from tests.factories import (
     PlayerFactory,
     TeamEntryFactory,
     TeamFactory,
+    koppel_entries,
 )
 from tests.seen import next_round
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
@@ -156,3 +161,37 @@ def club_competition(clubs: int = 2, **fields: Any) -> Competition:
 def koppels_of(entry: Entry) -> list[Team]:
     """The koppels of a club entry's players, by key (for `club_competition`: its three)."""
     return list(Team.objects.filter(player_1__club=entry.club).order_by("key"))
+
+
+@dataclass(frozen=True)
+class League:
+    """A competition in play (`league_in_play`)."""
+
+    competition: Competition
+    played: Matchday  # matchday 1, every game played out
+    tonight: Matchday  # matchday 2: table 1 has a round, the others none yet
+    games: dict[int, Game]  # tonight's games by table
+
+
+def rounds_to_end(rng: random.Random) -> list[RoundRecord]:
+    """A random game to its end, as the rounds to load (`game_rounds_load`)."""
+    return [RoundRecord(result=r["result"], side=r["side"]) for r in random_game(rng)]
+
+
+def league_in_play(koppels: int, *, tonight: datetime.date | None = None) -> League:
+    """A pairs competition (slug `live-<koppels>`, the director may close a game) of
+    `koppels` + 1 entries (a bye a matchday): matchday 1 played out, matchday 2 (dated
+    `tonight`) with one round at table 1; standings stored."""
+    rng = random.Random(koppels)
+    competition = CompetitionFactory.create(slug=f"live-{koppels}", close_by_director_allowed=True)
+    entries = koppel_entries(competition, koppels + 1)
+    played = Matchday.objects.create(
+        competition=competition, number=1, date=datetime.date(2026, 10, 2)
+    )
+    for game in random_matchday(played, entries, rng, seated=False).values():
+        game_rounds_load(game_id=game.pk, rounds=rounds_to_end(rng))
+    tonight_day = Matchday.objects.create(competition=competition, number=2, date=tonight)
+    games = random_matchday(tonight_day, entries, rng, seated=False)
+    round_record(game_id=games[1].pk, expected_number=1, result="gewone_winst", side="a")
+    standings_rebuild(competition_id=competition.pk)
+    return League(competition, played, tonight_day, games)

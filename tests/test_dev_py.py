@@ -119,3 +119,86 @@ def test_every_marker_fast_leaves_out_is_registered():
     markers = config["tool"]["pytest"]["ini_options"]["markers"]
     registered = {marker.split(":")[0] for marker in markers}
     assert registered >= set(FAST.replace("not ", "").split(" and "))
+
+
+# ---------------------------------------------------------------- run: the public address
+
+
+@pytest.fixture
+def served(dev: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path) -> list[dict[str, str]]:
+    """The environment `dev.py run` starts the server with, recorded instead of run (no
+    migrations, no import), with `.env` in `tmp_path` and 192.168.1.20 as this computer's
+    network address."""
+    started: list[dict[str, str]] = []
+    monkeypatch.setattr(dev, "ENV_FILE", tmp_path / ".env")
+    monkeypatch.setattr(dev, "network_addresses", lambda: ["192.168.1.20", "10.0.0.7"])
+    monkeypatch.setattr(dev, "manage", lambda *args, env: None)
+    monkeypatch.delenv("SITE_URL", raising=False)
+
+    def call(args: list[str], *, env: dict[str, str] | None = None) -> int:
+        assert args[-2:][0] == "runserver"
+        started.append(dict(env or {}))
+        return 0
+
+    monkeypatch.setattr(dev, "call", call)
+    return started
+
+
+@pytest.mark.parametrize(
+    ("addr", "site_url"),
+    [
+        ("0.0.0.0:8000", "http://192.168.1.20:8000"),  # the phones' address, routed first
+        ("[::]:8123", "http://192.168.1.20:8123"),
+        ("192.168.1.20:9000", "http://192.168.1.20:9000"),
+        ("127.0.0.1:8000", None),  # this computer only: the pages warn instead
+        ("localhost:8000", None),
+        ("8000", None),
+    ],
+)
+def test_run_on_every_interface_sets_the_site_url_to_the_network_address(
+    dev, served, capsys, addr, site_url
+):
+    assert dev.cmd_run(addr) == 0
+    [env] = served
+    assert env.get("SITE_URL") == site_url
+    said = capsys.readouterr().out
+    if site_url:
+        assert f"QR codes, table links and e-mails point at {site_url} (for this run)" in said
+    else:
+        assert "QR codes and table links point at this computer only" in said
+    written = dev.ENV_FILE.read_text() if dev.ENV_FILE.exists() else ""
+    assert "SITE_URL" not in written  # for that run, never written down
+
+
+@pytest.mark.parametrize("where", ["environment", ".env"])
+def test_run_keeps_a_site_url_the_user_set(dev, served, monkeypatch, capsys, where):
+    if where == "environment":
+        monkeypatch.setenv("SITE_URL", "https://troef.example")
+    else:
+        dev.ENV_FILE.write_text("SITE_URL=https://troef.example\n", encoding="utf-8")
+    assert dev.cmd_run("0.0.0.0:8000") == 0
+    [env] = served
+    assert env.get("SITE_URL", "https://troef.example") == "https://troef.example"
+    if where == ".env":
+        assert "SITE_URL" not in env  # the settings read it from the file themselves
+    assert "point at https://troef.example (SITE_URL)" in capsys.readouterr().out
+
+
+def test_the_network_address_that_routes_out_comes_first(dev, monkeypatch):
+    class Probe:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def connect(self, address):
+            pass
+
+        def getsockname(self):
+            return ("192.168.1.20", 5000)
+
+    monkeypatch.setattr(dev.socket, "socket", lambda *args: Probe())
+    found = [(0, 0, 0, "", (a, 0)) for a in ("10.0.0.7", "127.0.1.1", "192.168.1.20", "172.17.0.1")]
+    monkeypatch.setattr(dev.socket, "getaddrinfo", lambda *args: found)
+    assert dev.network_addresses() == ["192.168.1.20", "10.0.0.7", "172.17.0.1"]

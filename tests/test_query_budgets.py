@@ -85,11 +85,13 @@ def _round(b: Built) -> dict[str, Any]:
 
 
 # Budgets: the queries each page makes now (sessions and the director's permissions
-# included), with little room; they don't grow with the competition.
+# included), with little room; they don't grow with the competition. The standings and
+# matchday pages read the version of what they show and whether a matchday is in play
+# (issue 18: they poll while it is).
 BUDGETS: dict[str, Page] = {
     "competition_list": Page(2, False, lambda b: {}),
-    "competition_detail": Page(12, False, _slug),
-    "matchday_detail": Page(8, False, _matchday),
+    "competition_detail": Page(13, False, _slug),
+    "matchday_detail": Page(10, False, _matchday),
     "matchday_print": Page(7, False, _matchday),
     "match_detail": Page(7, False, _match),
     "game_detail": Page(5, False, _game),

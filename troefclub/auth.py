@@ -17,10 +17,12 @@ from typing import Any
 from axes.utils import reset as axes_reset
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import SetPasswordForm
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+
+from troefclub.site import site_base
 
 LOCKOUT_STATUS = 429  # Too Many Requests: the client is told to come back later
 
@@ -97,6 +99,21 @@ class LoginView(auth_views.LoginView):
         context = super().get_context_data(**kwargs)
         context["password_reset_available"] = password_reset_available()
         return context
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's "forgot your password" page, whose mailed link starts at the public address
+    (`troefclub.site.site_base`: SITE_URL, else the address this page was opened with), as
+    every link that leaves the browser does (issue 18).
+
+    Django's e-mail template writes the link as ``{{ protocol }}://{{ domain }}/path``;
+    the extra e-mail context overrides both (and the site's name in the text).
+    """
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        scheme, _sep, host = site_base(self.request).partition("://")
+        self.extra_email_context = {"protocol": scheme, "domain": host, "site_name": host}
+        return super().form_valid(form)
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

@@ -29,6 +29,7 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
 from troefclub import envfile
+from troefclub.site import site_url_parse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -107,6 +108,11 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# The public address (issue 18): every QR code, table link, printed sheet and e-mail starts
+# with it (troefclub/site.py), whatever address the director's page was opened with. Unset:
+# the address of the request. `dev.py run --addr 0.0.0.0:8000` sets it for that run.
+SITE_URL = site_url_parse(env_str("SITE_URL"))
 
 INSTALLED_APPS = [
     "django.contrib.admin",

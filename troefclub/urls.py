@@ -1,9 +1,10 @@
 """Project URLs: the admin, the account pages, and the public pages of ``tournaments``.
 
-The account pages are ``django.contrib.auth.urls`` with three changes: the login page knows
+The account pages are ``django.contrib.auth.urls`` with four changes: the login page knows
 whether a password reset is possible, the password-reset pages answer 404 while no
-e-mail is configured (``troefclub.auth.needs_email``), and a password reset lifts a
-lockout of that username (``troefclub.auth.PasswordResetConfirmView``).
+e-mail is configured (``troefclub.auth.needs_email``), the mailed reset link starts at the
+public address (``troefclub.auth.PasswordResetView``, SITE_URL), and a password reset lifts
+a lockout of that username (``troefclub.auth.PasswordResetConfirmView``).
 """
 
 from django.contrib import admin
@@ -13,7 +14,7 @@ from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from troefclub.auth import LoginView, PasswordResetConfirmView, needs_email
+from troefclub.auth import LoginView, PasswordResetConfirmView, PasswordResetView, needs_email
 from troefclub.forms import AdminLoginForm, LoginForm
 
 
@@ -33,7 +34,7 @@ account_urls = [
     ),
     path(
         "password_reset/",
-        needs_email(auth_views.PasswordResetView.as_view()),
+        needs_email(PasswordResetView.as_view()),
         name="password_reset",
     ),
     path(

@@ -4,7 +4,6 @@ and state, grouped by match and sitting, and the version a poll compares.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,6 +19,7 @@ from scoring.selectors.results import MatchScore, competition_match_scores
 from scoring.selectors.schedule import with_table_shown
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS
+from troefclub.live import live_version
 
 #
 # The director's live board of a matchday and the hall's big screen (issue 8): every table
@@ -173,8 +173,7 @@ def board_version(board: MatchdayBoard, *, minute: datetime) -> str:
         )
         for t in board.tables
     ]
-    shown = (tables, [bye.pk for bye in board.byes], minute.strftime("%Y%m%d%H%M"))
-    return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
+    return live_version(tables, [bye.pk for bye in board.byes], minute.strftime("%Y%m%d%H%M"))
 
 
 def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:

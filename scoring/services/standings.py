@@ -184,6 +184,15 @@ def standings_refresh_owed(*, competition_id: int) -> int:
     return _standings_store(competition)
 
 
+def standings_catch_up_due(*, stale_since: datetime | None) -> bool:
+    """Whether standings marked stale at `stale_since` (None: not stale) are owed the
+    catch-up of `standings_catch_up`: only without a broker (Celery eager), and only once
+    stale for longer than `settings.STANDINGS_SWEEP_SECONDS`. No query."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER or stale_since is None:
+        return False
+    return timezone.now() - stale_since >= timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS)
+
+
 def standings_catch_up(*, competition: Competition) -> bool:
     """The beat sweep's job where there is no beat: the embedded default (Celery eager).
 
@@ -193,10 +202,7 @@ def standings_catch_up(*, competition: Competition) -> bool:
     with a broker configured it does nothing, the `standings_refresh_stale` sweep does it.
     Returns whether it rebuilt; a failing rebuild is logged and the page shows the mark.
     """
-    since = competition.standings_stale_since
-    if not settings.CELERY_TASK_ALWAYS_EAGER or since is None:
-        return False
-    if timezone.now() - since < timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS):
+    if not standings_catch_up_due(stale_since=competition.standings_stale_since):
         return False
     try:
         standings_rebuild(competition_id=competition.pk)

@@ -32,6 +32,7 @@ from scoring.services.standings import standings_catch_up
 from tournaments.lookups import matchday_for
 from tournaments.models import Competition, Matchday
 from troefclub.access import HtmxHttpRequest, director_required
+from troefclub.live import live_poll_url, live_unchanged
 from troefclub.pages import render_page
 
 # Seconds between two refreshes of the director's board: a round takes a table a minute
@@ -79,8 +80,9 @@ def matchday_board(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse
     board = board_selectors.matchday_board(matchday=matchday)
     now = timezone.localtime()
     version = board_version(board, minute=now)
-    if request.htmx and request.GET.get("v") == version:
-        return HttpResponse(status=204)  # the poll's board is still what it shows
+    unchanged = live_unchanged(request, version)  # the poll's board is still what it shows
+    if unchanged is not None:
+        return unchanged
     state = request.GET.get("state", "")
     notice = ""
     if state and state not in TABLE_GROUPS:
@@ -100,16 +102,9 @@ def matchday_board(request: HtmxHttpRequest, matchday: Matchday) -> HttpResponse
         "quiet_since": now - timedelta(minutes=BOARD_QUIET_MINUTES),
         "just_now": now - timedelta(minutes=1),
         "confirming": competition.confirmation_required,
-        "poll_url": _with_version(request, version),
+        "poll_url": live_poll_url(request, version),
     }
     return render_page(request, "scoring/board.html", context, partial="board")
-
-
-def _with_version(request: HttpRequest, version: str) -> str:
-    """This page's URL (its filters kept) with `v=version`: what the next poll sends."""
-    query = request.GET.copy()
-    query["v"] = version
-    return f"{request.path}?{query.urlencode()}"
 
 
 def _display_matchday(competition: Competition, asked: str) -> tuple[Matchday | None, str]:

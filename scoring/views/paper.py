@@ -33,6 +33,7 @@ from tournaments.lookups import matchday_byes, matchday_for
 from tournaments.models import Competition, Entry, Matchday, Player, Team
 from troefclub.access import HtmxHttpRequest, director_required
 from troefclub.rule_messages import RESULT_LABELS
+from troefclub.site import absolute_url
 
 # Grid lines beyond the longest game to the target: redeals and a crossed-out line.
 SPARE_ROWS = 5
@@ -45,12 +46,13 @@ SMALLEST_ROUND_POINTS = 2
 
 def table_link_url(request: HttpRequest, token: str) -> str:
     """The absolute URL of the table's own page for the link `token` (what the sheet's QR
-    code holds): `table_sheet`, or "/t/<token>/" while that page is not installed."""
+    code holds): `table_sheet`, or "/t/<token>/" while that page is not installed, at the
+    public address (`troefclub.site.absolute_url`: SITE_URL, else the request's host)."""
     try:
         path = reverse("table_sheet", kwargs={"token": token})
     except NoReverseMatch:
         path = f"/t/{token}/"
-    return request.build_absolute_uri(path)
+    return absolute_url(path, request)
 
 
 def grid_rows(competition: Competition) -> int:

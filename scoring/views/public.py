@@ -1,5 +1,10 @@
 """The public pages of play (no login): a competition with its standings and schedule, a
 matchday with its results and highlights (and its printable form), a match, a game.
+
+The standings and matchday pages follow the evening by themselves while a matchday is in
+play (issue 18): their htmx partial polls every `PUBLIC_POLL_SECONDS` with the version of
+what it shows (`scoring.selectors.live`), and an unchanged poll is answered 204 from one
+query, before anything of the page is read (`troefclub.live`).
 """
 
 from __future__ import annotations
@@ -10,11 +15,19 @@ from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from scoring.models import Game
 from scoring.selectors.highlights import match_top_koppels, matchday_highlights
+from scoring.selectors.live import (
+    LiveStamp,
+    competition_in_play,
+    competition_live_stamp,
+    matchday_in_play,
+    matchday_live_stamp,
+)
 from scoring.selectors.results import competition_game_counts, competition_match_scores
 from scoring.selectors.schedule import matchday_matches, with_table_shown
 from scoring.selectors.standings import competition_standings, competition_standings_summary
@@ -23,7 +36,7 @@ from scoring.selectors.standings_inputs import (
     competition_adjustments,
     matches_adjustments,
 )
-from scoring.services.standings import standings_catch_up
+from scoring.services.standings import standings_catch_up, standings_catch_up_due
 from scoring.tables import TIEBREAK_LABELS, StandingTable
 from scoring.views.common import (
     GAME_TEAM_JOINS,
@@ -38,6 +51,7 @@ from scoring.views.common import (
 from tournaments.lookups import match_for, matchday_byes, matchday_for
 from tournaments.models import Competition, Entry, Match
 from tournaments.selectors import MATCH_ENTRY_JOINS
+from troefclub.live import live_poll_url, live_polled, live_unchanged, live_version_drop
 from troefclub.pages import render_page
 from troefclub.tables import page_links
 
@@ -48,6 +62,32 @@ PRINT_GRID_ROWS = 24
 # Standings rows a page: a phone scrolls 50 short rows easily, and the page stays small
 # (issue 7: 1,000 rows were 1.2 MB and 3 s).
 STANDINGS_PER_PAGE = 50
+
+# Seconds between two polls of a public page that follows the evening: a table's round
+# takes a minute or more, and at league size a poll of 1,000 phones in the hall is one
+# small query each.
+PUBLIC_POLL_SECONDS = 15
+
+
+def _unchanged(
+    request: HttpRequest, stamp: LiveStamp, *, catches_up: bool = False
+) -> HttpResponse | None:
+    """The 204 of a poll whose page is unchanged, else None. For a page that `catches_up`
+    the standings, never while they owe it (`standings_catch_up`, no broker)."""
+    if catches_up and standings_catch_up_due(stale_since=stamp.stale_since):
+        live_version_drop(request)
+        return None
+    return live_unchanged(request, stamp.version)
+
+
+def _live_context(request: HttpRequest, stamp: LiveStamp, live: bool) -> dict[str, object]:
+    """What a live page's template needs: `live_url` (the next poll; "" while nothing is in
+    play: no polling), `live_seconds` and `updated_at` (the connection notice's time)."""
+    return {
+        "live_url": live_poll_url(request, stamp.version) if live else "",
+        "live_seconds": PUBLIC_POLL_SECONDS,
+        "updated_at": timezone.localtime(),
+    }
 
 
 def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
@@ -77,9 +117,15 @@ def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
 
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as stored (`Standing` rows), a page at a time, sorted in the database;
-    `q` narrows them to the koppels whose names contain it. Nothing is recomputed here."""
+    `q` narrows them to the koppels whose names contain it. Nothing is recomputed here.
+    While a matchday is in play the standings poll (`_unchanged`: 204, one query)."""
     competition = get_object_or_404(Competition, slug=slug)
-    standings_catch_up(competition=competition)
+    stamp = competition_live_stamp(competition=competition)
+    unchanged = _unchanged(request, stamp, catches_up=True)
+    if unchanged is not None:
+        return unchanged
+    if standings_catch_up(competition=competition):
+        stamp = competition_live_stamp(competition=competition)  # what the page shows now
     tiebreaks = [key for key in competition.tiebreaks or [] if isinstance(key, str)]
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     summary = competition_standings_summary(competition=competition)
@@ -104,14 +150,22 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "awaiting": counts.awaiting,
         "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
         "is_director": competition.is_directed_by(request.user),
+        **_live_context(request, stamp, competition_in_play(competition=competition)),
     }
     return render_page(request, "scoring/competition_detail.html", context, partial="standings")
 
 
 def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The matchday's matches by table, a page at a time (`MATCHES_PER_PAGE`); `q` finds a
-    table by its number or a koppel, player or club name. Reads only the matches shown."""
+    table by its number or a koppel, player or club name. Reads only the matches shown.
+    While the matchday is in play the matches poll (`_unchanged`: 204, two queries); a poll's
+    fresh answer brings the highlights along (htmx out of band)."""
     matchday = matchday_for(slug, number)
+    stamp = matchday_live_stamp(matchday=matchday)
+    polled = live_polled(request)
+    unchanged = _unchanged(request, stamp)
+    if unchanged is not None:
+        return unchanged
     competition = matchday.competition
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     found = matchday_matches(matchday=matchday, search=search)
@@ -133,10 +187,14 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         "search": search,
         "byes": matchday_byes(matchday),
         "is_director": competition.is_directed_by(request.user),
-        # Only the full page shows them: a page link or a search swaps the matches alone.
+        # The full page and a poll show them: a page link swaps the matches alone.
         "highlights": (
-            None if getattr(request, "htmx", False) else matchday_highlights(matchday=matchday)
+            matchday_highlights(matchday=matchday)
+            if polled or not getattr(request, "htmx", False)
+            else None
         ),
+        "live_poll": polled,
+        **_live_context(request, stamp, matchday_in_play(matchday=matchday)),
     }
     return render_page(request, "scoring/matchday_detail.html", context, partial="matches")
 
@@ -162,6 +220,7 @@ def matchday_print(request: HttpRequest, slug: str, number: int) -> HttpResponse
         "matches": [(match, scores[match.pk]) for match in matches],
         "byes": matchday_byes(matchday),
         "grid_rows": range(1, PRINT_GRID_ROWS + 1),
+        "is_director": competition.is_directed_by(request.user),
     }
     return render(request, "scoring/matchday_print.html", context)
 

@@ -66,6 +66,7 @@ from tournaments.models import Competition
 from troefclub.access import HtmxHttpRequest, director_required
 from troefclub.pages import render_page
 from troefclub.rule_messages import rule_message
+from troefclub.site import absolute_url
 
 TABLE_TEMPLATE = "scoring/table_sheet.html"
 QUEUE_TEMPLATE = "scoring/table_queue.html"
@@ -179,6 +180,7 @@ def table_context(
         if koppel and not can_enter and not context["can_verdict"] and not game.confirmed_at
         else None
     )
+    context["live_seconds"] = TABLE_POLL_SECONDS  # the connection notice's "every … seconds"
     if can_enter:
         context["round_form"] = TableRoundForm(
             game=game, expected_caller=sheet.next_caller, next_number=len(sheet.lines) + 1
@@ -421,7 +423,7 @@ def game_link(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         "game": game,
         "link": link,
         "entering_team": {"a": game.team_a, "b": game.team_b}.get(link.entering_side),
-        "url": request.build_absolute_uri(reverse("table_sheet", kwargs={"token": link.token})),
+        "url": absolute_url(reverse("table_sheet", kwargs={"token": link.token}), request),
         "revoke_form": LinkRevokeForm(initial={"link": link.pk}),
     }
     response = render(request, "scoring/table_link.html", context)

@@ -1,68 +1,21 @@
-/* troefclub: the live pages of a matchday (issue 8).
+/* troefclub: the hall display (issue 8).
  *
- * 1. Every live page ([data-live]: the director's board, the hall display) refreshes by
- *    htmx polling. A poll that fails leaves the page as it was: this marks it stale
- *    ([data-live-status] shown, with the time of the data on screen) until a poll
- *    succeeds again. Polls are skipped while the tab is hidden (a phone in a pocket).
- * 2. The hall display ([data-display]) shows its lists a screenful at a time: the rows
- *    that fit are worked out from the screen (filled column by column, the columns even),
- *    the other rows hidden; every
- *    `data-page-seconds` it turns to the next page, the tables' pages first, then the
- *    standings', then round again. A data refresh keeps the view and page on screen.
- *    `data-pinned` ("pairings" / "standings") keeps to one view; the arrow keys turn.
+ * The display ([data-display]) shows its lists a screenful at a time: the rows that fit
+ * are worked out from the screen (filled column by column, the columns even), the other
+ * rows hidden; every `data-page-seconds` it turns to the next page, the tables' pages
+ * first, then the standings', then round again. A data refresh (htmx polling; the
+ * connection notice is static/js/live.js's, as on every live page) keeps the view and
+ * page on screen. `data-pinned` ("pairings" / "standings") keeps to one view; the arrow
+ * keys turn.
  *
  * No inline code anywhere (the Content-Security-Policy allows none): everything is here.
  */
 (function () {
   "use strict";
 
-  // ------------------------------------------------------------ stale marks
-
-  function liveStatus(stale) {
-    var live = document.querySelector("[data-live]");
-    document.querySelectorAll("[data-live-status]").forEach(function (mark) {
-      mark.hidden = !stale;
-    });
-    document.querySelectorAll("[data-live-updated]").forEach(function (slot) {
-      slot.textContent = live ? live.getAttribute("data-updated") || "" : "";
-    });
-    if (live) {
-      live.classList.toggle("live-is-stale", stale);
-    }
-  }
-
-  function fromLive(event) {
-    var elt = event.detail && event.detail.elt;
-    return Boolean(elt && elt.closest && elt.closest("[data-live]"));
-  }
-
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (document.hidden && fromLive(event)) {
-      event.preventDefault();
-    }
-  });
-  document.addEventListener("htmx:sendError", function (event) {
-    if (fromLive(event)) {
-      liveStatus(true);
-    }
-  });
-  document.addEventListener("htmx:responseError", function (event) {
-    if (fromLive(event)) {
-      liveStatus(true);
-    }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    // 204: the board is as shown (nothing to swap), and the connection works again.
-    if (fromLive(event) && event.detail.xhr && event.detail.xhr.status === 204) {
-      liveStatus(false);
-    }
-  });
   document.addEventListener("htmx:afterSwap", function (event) {
-    if (event.target && event.target.matches && event.target.matches("[data-live]")) {
-      liveStatus(false);
-      if (event.target.matches("[data-display]")) {
-        display.refresh();
-      }
+    if (event.target && event.target.matches && event.target.matches("[data-display]")) {
+      display.refresh();
     }
   });
 

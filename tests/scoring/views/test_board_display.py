@@ -360,7 +360,7 @@ def test_the_board_poll_answers_with_the_board_only(client, evening, director):
     client.force_login(director)
     page = client.get(board_url(evening)).content.decode()
     assert 'hx-trigger="every 5s"' in page and "<html" in page
-    assert 'src="/static/js/display.js"' in page
+    assert 'src="/static/js/live.js"' in page  # its connection notice
     partial = client.get(board_url(evening, state="playing"), **HTMX).content.decode()
     assert "<html" not in partial and "breadcrumb" not in partial
     assert partial.lstrip().startswith('<div id="board"')
