@@ -365,6 +365,12 @@ def _messages() -> dict[str, str]:
         "koppel_twice_in_sitting": _(
             "A koppel plays one game at a time: it is at another table in this sitting."
         ),
+        "entry_koppel_entered_twice": _(
+            "This koppel is entered in this competition already: a koppel is entered once."
+        ),
+        "entry_club_entered_twice": _(
+            "This club is entered in this competition already: a club is entered once."
+        ),
         "game_koppels_share_player": _(
             "A player is in both koppels: a game's two koppels share no player."
         ),
