@@ -2,9 +2,12 @@
 
 `AdminInputMixin` goes first in the bases of each of them (a test checks):
 
-- Search terms are normalised to Unicode NFC, like the names they look for
-  (`troefclub.fields.NameField`): "Kolibrie" + U+0308 (NFD: macOS, some phones, text
-  pasted from PDFs) finds "Kolibrië". The change list and the autocomplete both.
+- Search ignores case and accents (issue 18): every text field of `search_fields` is
+  compared folded (`troefclub.text.Fold`, in the database), so "gerard eluard" finds
+  "Gérard Éluard" and "Kolibrie" "Kolibrië"; the term is NFC first, like the names
+  (`troefclub.fields.NameField`), and a word of only punctuation ("&") is left out, so a
+  koppel typed as it is shown ("Anna & Bert") is found by its players' names. The change
+  list and the autocomplete pickers both.
 - Text fields refuse control characters and lone surrogates (one-line fields tab and line
   breaks too, `troefclub.validators`), as the importer does: what the admin saves can
   always be exported and imported again.
@@ -27,14 +30,15 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.forms.renderers import BaseRenderer
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.text import Truncator
+from django.utils.text import Truncator, smart_split
 from django.utils.translation import gettext_lazy as _
 
 from troefclub.fields import nfc
@@ -94,6 +98,37 @@ class SafeModelMultipleChoiceField(forms.ModelMultipleChoiceField):
         return super()._check_values(value)  # type: ignore[misc]
 
 
+def folded_search_field(model: type[models.Model], spec: str) -> str:
+    """`spec`, an entry of `search_fields` ("name", "^name", "team__player_1__name"), with
+    `__fold` after a path that ends at a text field, so Django's `icontains` (`istartswith`,
+    `iexact`) compares both sides folded. Other fields, explicit lookups and full-text
+    ("@") searches are left as they are."""
+    if spec.startswith("@"):
+        return spec
+    path = spec.lstrip("^=")
+    opts = model._meta
+    field: Any = None
+    for part in path.split(LOOKUP_SEP):
+        if field is not None and not field.is_relation:
+            return spec  # a lookup or transform of its own ("name__exact")
+        try:
+            field = opts.get_field(opts.pk.name if part == "pk" else part)
+        except FieldDoesNotExist:
+            return spec
+        if field.is_relation and field.related_model is not None:
+            opts = field.related_model._meta
+    if isinstance(field, models.CharField | models.TextField):
+        return f"{spec}{LOOKUP_SEP}fold"
+    return spec
+
+
+def search_term_words(term: str) -> str:
+    """A search term as the admin searches it: NFC, and without its words that hold no
+    letter or digit ("&" between a koppel's players, as it is shown)."""
+    words = [word for word in smart_split(nfc(term)) if any(char.isalnum() for char in word)]
+    return " ".join(words)
+
+
 class AdminInputMixin:
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
@@ -101,11 +136,16 @@ class AdminInputMixin:
         models.JSONField: {"form_class": JSONInputField}
     }
 
+    def get_search_fields(self, request: HttpRequest) -> list[str]:
+        """The admin's `search_fields`, each text field compared folded (`__fold`)."""
+        fields = super().get_search_fields(request)  # type: ignore[misc]
+        return [folded_search_field(self.model, field) for field in fields]  # type: ignore[attr-defined]
+
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
         return super().get_search_results(  # type: ignore[misc]
-            request, queryset, nfc(search_term)
+            request, queryset, search_term_words(search_term)
         )
 
     def formfield_for_dbfield(
