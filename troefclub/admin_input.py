@@ -19,6 +19,9 @@
   30-digit id) as not a valid value, as a single choice does: Django's field hands it to
   the database, which fails on it (HTTP 500). `SafeModelMultipleChoiceField`.
 
+- Permissions are listed in the reader's language (`PermissionsField`): Django stores
+  their names in English when it migrates ("Can add koppel"), and shows those.
+
 `OrderedChoicesField` picks a few choices from a list, in order, without JSON and without
 JavaScript (issue 8: the tie-breaks of a competition).
 """
@@ -30,6 +33,7 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
+from django.contrib.auth.models import Permission
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import QuerySet
@@ -129,6 +133,46 @@ def search_term_words(term: str) -> str:
     return " ".join(words)
 
 
+# Django's four permissions of every model, in words that translate (Django's own are
+# stored in English: `Permission.name`).
+DEFAULT_PERMISSION_WORDS = {
+    "add": _("Can add %(name)s"),
+    "change": _("Can change %(name)s"),
+    "delete": _("Can delete %(name)s"),
+    "view": _("Can view %(name)s"),
+}
+
+
+def permission_label(permission: Permission) -> str:
+    """`permission` as the user and group pages list it, translated: "<app> | <model> |
+    <what it allows>" ("Competities | koppel | Mag koppel toevoegen"). The model's own
+    permissions (`Meta.permissions`) by their (translated) words; a history model
+    (django-simple-history) as "history of <model>"; an unknown one as Django says it."""
+    model = permission.content_type.model_class()
+    if model is None:
+        return str(permission)
+    opts = model._meta
+    original = getattr(model, "instance_type", None)  # a historical model's tracked one
+    name: Any = (
+        _("history of %(name)s") % {"name": original._meta.verbose_name}
+        if original is not None
+        else opts.verbose_name
+    )
+    action, _sep, rest = permission.codename.partition("_")
+    if rest == opts.model_name and action in DEFAULT_PERMISSION_WORDS:
+        words: Any = DEFAULT_PERMISSION_WORDS[action] % {"name": name}
+    else:
+        words = dict(opts.permissions).get(permission.codename, permission.name)
+    return f"{opts.app_config.verbose_name} | {name} | {words}"
+
+
+class PermissionsField(SafeModelMultipleChoiceField):
+    """The permissions of a user or a group, labelled by `permission_label`."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return permission_label(obj)
+
+
 class AdminInputMixin:
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
@@ -179,7 +223,8 @@ class AdminInputMixin:
                 self.admin_site,  # type: ignore[attr-defined]
                 using=kwargs.get("using"),
             )
-        kwargs.setdefault("form_class", SafeModelMultipleChoiceField)
+        form_class = PermissionsField if db_field.related_model is Permission else None
+        kwargs.setdefault("form_class", form_class or SafeModelMultipleChoiceField)
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 
