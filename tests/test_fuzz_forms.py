@@ -69,7 +69,7 @@ from troefclub.admin_input import AdminInputMixin
 from troefclub.forms import AdminLoginForm, LoginForm
 from troefclub.validators import text_unsafe_char
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.heavy]
 
 FUZZ = settings(
     deadline=None,

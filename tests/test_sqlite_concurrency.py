@@ -31,7 +31,7 @@ from tests.paths import REPO_ROOT as ROOT
 
 # One migrated SQLite file for the module (`migrated`): in a parallel run (pytest-xdist,
 # `--dist loadgroup`) its tests stay on one worker rather than each worker migrating one.
-pytestmark = pytest.mark.xdist_group("sqlite-evening")
+pytestmark = [pytest.mark.xdist_group("sqlite-evening"), pytest.mark.heavy]
 
 SLUG = "club-evening-sample"
 DIRECTOR = "director"  # user name and password

@@ -17,6 +17,7 @@ from tournaments.models import Competition
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", [SAMPLE, STCB], ids=["sample", "stcb"])
 def test_export_of_an_import_is_the_file(tmp_path, path):
     original = load(path)

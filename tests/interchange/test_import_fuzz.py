@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 
 from tests.interchange.documents import SAMPLE, STCB, load, row_counts
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.heavy]
 
 FILES = {"sample": load(SAMPLE), "stcb": load(STCB)}
 # FUZZ_SCALE=20 runs twenty times as many examples (a deeper search, minutes not seconds).
