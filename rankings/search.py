@@ -13,8 +13,8 @@ from typing import Generic, TypeVar
 
 from django.db.models import Case, Count, IntegerField, Model, Q, QuerySet, Value, When, Window
 
-from rankings.profiles.koppels import koppel_players_q
 from tournaments.models import Club, Competition, Player, Team
+from tournaments.selectors import koppel_players_q
 from troefclub.fields import nfc
 
 # Longer input is cut: no name is this long, and a 10,000-character query must not reach
@@ -87,8 +87,9 @@ def _group(rows: QuerySet[M], *, starts: Q, order: tuple[str, ...], limit: int) 
 def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
     """Players (name or key), koppels (name, key, either player's name, or both players'
     names as "A & B", "A en B" or "A and B", either order, each in part), clubs (name or
-    key) and competitions (name, slug or season) containing `text`, any case (not accent
-    blind: "Sjon" does not find "Sjön"). `text` is cleaned first (`search_words`); shorter
+    key) and competitions (name, slug or season) containing `text`, any case and accents
+    ("gerard eluard" finds "Gérard Éluard", "Kolibrië" "Kolibrie": `troefclub.text.Fold`,
+    in the database). `text` is cleaned first (`search_words`); shorter
     than `QUERY_MIN_LENGTH` searches nothing. Four queries otherwise, whatever the data's
     size; each group at most `limit` rows, names starting with the words first."""
     words = search_words(text)
@@ -102,27 +103,27 @@ def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
             competitions=SearchGroup(),
         )
     players = _group(
-        Player.objects.filter(Q(name__icontains=words) | Q(key__icontains=words)).select_related(
-            "club"
-        ),
-        starts=Q(name__istartswith=words),
+        Player.objects.filter(
+            Q(name__fold__contains=words) | Q(key__fold__contains=words)
+        ).select_related("club"),
+        starts=Q(name__fold__startswith=words),
         order=("name", "pk"),
         limit=limit,
     )
     koppel_found = (
-        Q(name__icontains=words)
-        | Q(key__icontains=words)
-        | Q(player_1__name__icontains=words)
-        | Q(player_2__name__icontains=words)
+        Q(name__fold__contains=words)
+        | Q(key__fold__contains=words)
+        | Q(player_1__name__fold__contains=words)
+        | Q(player_2__name__fold__contains=words)
     )
     koppel_starts = (
-        Q(name__istartswith=words)
-        | Q(player_1__name__istartswith=words)
-        | Q(player_2__name__istartswith=words)
+        Q(name__fold__startswith=words)
+        | Q(player_1__name__fold__startswith=words)
+        | Q(player_2__name__fold__startswith=words)
     )
     # "A & B" (how a koppel is shown), "A en B": the koppel of those two players, either
     # order, each name in part; listed first.
-    by_players = koppel_players_q(words, lookup="icontains")
+    by_players = koppel_players_q(words, lookup="fold__contains")
     if by_players is not None:
         koppel_found |= by_players
         koppel_starts |= by_players
@@ -133,16 +134,18 @@ def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
         limit=limit,
     )
     clubs = _group(
-        Club.objects.filter(Q(name__icontains=words) | Q(key__icontains=words)),
-        starts=Q(name__istartswith=words),
+        Club.objects.filter(Q(name__fold__contains=words) | Q(key__fold__contains=words)),
+        starts=Q(name__fold__startswith=words),
         order=("name", "pk"),
         limit=limit,
     )
     competitions = _group(
         Competition.objects.filter(
-            Q(name__icontains=words) | Q(slug__icontains=words) | Q(season__icontains=words)
+            Q(name__fold__contains=words)
+            | Q(slug__fold__contains=words)
+            | Q(season__fold__contains=words)
         ),
-        starts=Q(name__istartswith=words),
+        starts=Q(name__fold__startswith=words),
         order=("-season", "name", "pk"),
         limit=limit,
     )

@@ -134,7 +134,10 @@ class RatingTable(BodyTable):
         verbose_name=_("Player"), order_by=("player__name",), attrs={"td": {"class": "season-name"}}
     )
     club = tables.Column(
-        verbose_name=_("Club"), accessor="player__club", order_by=("player__club__name",)
+        verbose_name=_("Club"),
+        accessor="player__club",
+        order_by=("player__club__name",),
+        attrs={"td": {"class": "season-name"}},  # a long name is cut, as the player's
     )
     ordinal = headed(_("Rating"), _("Rating: mu − 3 × sigma"), attrs={"td": {"class": "fw-bold"}})
     mu = headed("μ", _("mu: the estimated skill"))

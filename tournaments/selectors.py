@@ -14,6 +14,7 @@ from django.db import connections
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
+from troefclub.text import koppel_names
 
 TEAM_JOINS = ("player_1", "player_2")
 
@@ -82,21 +83,39 @@ def entry_sort_names(where: str, params: list[int]) -> dict[int, str]:
     }
 
 
+def koppel_players_q(text: str, *, lookup: str = "fold__exact", team: str = "") -> Q | None:
+    """A filter of koppels (`team`: the path to the koppel, e.g. "entry__team__"; empty for
+    `Team` rows): those whose two players' names match the two names of `text` as people
+    write a koppel ("A & B", as it is shown; "A en B", "A and B": `troefclub.text.
+    koppel_names`), in either order. `lookup` says how a name matches: "fold__exact" the
+    whole name, "fold__contains" part of it, both any case and accents (`Fold`). None when
+    `text` names no two players."""
+    names = koppel_names(text)
+    if names is None:
+        return None
+    first, second = names
+    one, two = f"{team}player_1__name__{lookup}", f"{team}player_2__name__{lookup}"
+    return Q(**{one: first, two: second}) | Q(**{one: second, two: first})
+
+
 def entry_named(words: str, *, entry: str = "entry") -> Q:
     """The rows whose entry (the relation `entry`, e.g. "entry", "home", "away") has a
-    koppel name or key, a player's or the club's name containing `words`, any case: how
-    every page's find box matches names (standings, matchday). `words` is stripped; empty
-    matches every row."""
+    koppel name or key, a player's or the club's name containing `words`, or whose koppel's
+    players `words` names as the koppel is shown ("A & B", each name in part), any case and
+    accents (`troefclub.text.Fold`): how every page's find box matches names (standings,
+    matchday). `words` is stripped; empty matches every row."""
     words = words.strip()
     if not words:
         return Q()
-    return (
-        Q(**{f"{entry}__team__name__icontains": words})
-        | Q(**{f"{entry}__team__key__icontains": words})
-        | Q(**{f"{entry}__team__player_1__name__icontains": words})
-        | Q(**{f"{entry}__team__player_2__name__icontains": words})
-        | Q(**{f"{entry}__club__name__icontains": words})
+    found = (
+        Q(**{f"{entry}__team__name__fold__contains": words})
+        | Q(**{f"{entry}__team__key__fold__contains": words})
+        | Q(**{f"{entry}__team__player_1__name__fold__contains": words})
+        | Q(**{f"{entry}__team__player_2__name__fold__contains": words})
+        | Q(**{f"{entry}__club__name__fold__contains": words})
     )
+    by_players = koppel_players_q(words, lookup="fold__contains", team=f"{entry}__team__")
+    return found if by_players is None else found | by_players
 
 
 def koppel_entry_players(ids: Iterable[int]) -> tuple[dict[int, tuple[int, int]], dict[int, str]]:

@@ -2,9 +2,12 @@
 
 `AdminInputMixin` goes first in the bases of each of them (a test checks):
 
-- Search terms are normalised to Unicode NFC, like the names they look for
-  (`troefclub.fields.NameField`): "Kolibrie" + U+0308 (NFD: macOS, some phones, text
-  pasted from PDFs) finds "Kolibrië". The change list and the autocomplete both.
+- Search ignores case and accents (issue 18): every text field of `search_fields` is
+  compared folded (`troefclub.text.Fold`, in the database), so "gerard eluard" finds
+  "Gérard Éluard" and "Kolibrie" "Kolibrië"; the term is NFC first, like the names
+  (`troefclub.fields.NameField`), and a word of only punctuation ("&") is left out, so a
+  koppel typed as it is shown ("Anna & Bert") is found by its players' names. The change
+  list and the autocomplete pickers both.
 - Text fields refuse control characters and lone surrogates (one-line fields tab and line
   breaks too, `troefclub.validators`), as the importer does: what the admin saves can
   always be exported and imported again.
@@ -15,6 +18,9 @@
 - Many-to-many fields refuse a value their model's key can't hold (a crafted POST of a
   30-digit id) as not a valid value, as a single choice does: Django's field hands it to
   the database, which fails on it (HTTP 500). `SafeModelMultipleChoiceField`.
+
+- Permissions are listed in the reader's language (`PermissionsField`): Django stores
+  their names in English when it migrates ("Can add koppel"), and shows those.
 
 `OrderedChoicesField` picks a few choices from a list, in order, without JSON and without
 JavaScript (issue 8: the tie-breaks of a competition).
@@ -27,14 +33,16 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import Permission
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.forms.renderers import BaseRenderer
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.text import Truncator
+from django.utils.text import Truncator, smart_split
 from django.utils.translation import gettext_lazy as _
 
 from troefclub.fields import nfc
@@ -94,6 +102,77 @@ class SafeModelMultipleChoiceField(forms.ModelMultipleChoiceField):
         return super()._check_values(value)  # type: ignore[misc]
 
 
+def folded_search_field(model: type[models.Model], spec: str) -> str:
+    """`spec`, an entry of `search_fields` ("name", "^name", "team__player_1__name"), with
+    `__fold` after a path that ends at a text field, so Django's `icontains` (`istartswith`,
+    `iexact`) compares both sides folded. Other fields, explicit lookups and full-text
+    ("@") searches are left as they are."""
+    if spec.startswith("@"):
+        return spec
+    path = spec.lstrip("^=")
+    opts = model._meta
+    field: Any = None
+    for part in path.split(LOOKUP_SEP):
+        if field is not None and not field.is_relation:
+            return spec  # a lookup or transform of its own ("name__exact")
+        try:
+            field = opts.get_field(opts.pk.name if part == "pk" else part)
+        except FieldDoesNotExist:
+            return spec
+        if field.is_relation and field.related_model is not None:
+            opts = field.related_model._meta
+    if isinstance(field, models.CharField | models.TextField):
+        return f"{spec}{LOOKUP_SEP}fold"
+    return spec
+
+
+def search_term_words(term: str) -> str:
+    """A search term as the admin searches it: NFC, and without its words that hold no
+    letter or digit ("&" between a koppel's players, as it is shown)."""
+    words = [word for word in smart_split(nfc(term)) if any(char.isalnum() for char in word)]
+    return " ".join(words)
+
+
+# Django's four permissions of every model, in words that translate (Django's own are
+# stored in English: `Permission.name`).
+DEFAULT_PERMISSION_WORDS = {
+    "add": _("Can add %(name)s"),
+    "change": _("Can change %(name)s"),
+    "delete": _("Can delete %(name)s"),
+    "view": _("Can view %(name)s"),
+}
+
+
+def permission_label(permission: Permission) -> str:
+    """`permission` as the user and group pages list it, translated: "<app> | <model> |
+    <what it allows>" ("Competities | koppel | Mag koppel toevoegen"). The model's own
+    permissions (`Meta.permissions`) by their (translated) words; a history model
+    (django-simple-history) as "history of <model>"; an unknown one as Django says it."""
+    model = permission.content_type.model_class()
+    if model is None:
+        return str(permission)
+    opts = model._meta
+    original = getattr(model, "instance_type", None)  # a historical model's tracked one
+    name: Any = (
+        _("history of %(name)s") % {"name": original._meta.verbose_name}
+        if original is not None
+        else opts.verbose_name
+    )
+    action, _sep, rest = permission.codename.partition("_")
+    if rest == opts.model_name and action in DEFAULT_PERMISSION_WORDS:
+        words: Any = DEFAULT_PERMISSION_WORDS[action] % {"name": name}
+    else:
+        words = dict(opts.permissions).get(permission.codename, permission.name)
+    return f"{opts.app_config.verbose_name} | {name} | {words}"
+
+
+class PermissionsField(SafeModelMultipleChoiceField):
+    """The permissions of a user or a group, labelled by `permission_label`."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return permission_label(obj)
+
+
 class AdminInputMixin:
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
@@ -101,11 +180,16 @@ class AdminInputMixin:
         models.JSONField: {"form_class": JSONInputField}
     }
 
+    def get_search_fields(self, request: HttpRequest) -> list[str]:
+        """The admin's `search_fields`, each text field compared folded (`__fold`)."""
+        fields = super().get_search_fields(request)  # type: ignore[misc]
+        return [folded_search_field(self.model, field) for field in fields]  # type: ignore[attr-defined]
+
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
     ) -> tuple[QuerySet[Any], bool]:
         return super().get_search_results(  # type: ignore[misc]
-            request, queryset, nfc(search_term)
+            request, queryset, search_term_words(search_term)
         )
 
     def formfield_for_dbfield(
@@ -139,7 +223,8 @@ class AdminInputMixin:
                 self.admin_site,  # type: ignore[attr-defined]
                 using=kwargs.get("using"),
             )
-        kwargs.setdefault("form_class", SafeModelMultipleChoiceField)
+        form_class = PermissionsField if db_field.related_model is Permission else None
+        kwargs.setdefault("form_class", form_class or SafeModelMultipleChoiceField)
         return super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
 
 

@@ -1,4 +1,5 @@
-"""The translation catalogues: `locale/<lang>/LC_MESSAGES/django.po`, compiled on setup.
+"""The translation catalogues: `locale/<lang>/LC_MESSAGES/django.po` (and `djangojs.po`,
+the admin's script texts Django lacks), compiled on setup.
 
 The `.mo` files are build output (gitignored). GNU gettext's `msgfmt` is not on a fresh
 machine with only Python, so `catalogues_compile` compiles with Babel instead; `dev.py`
@@ -16,7 +17,7 @@ from django.conf import settings
 
 
 def catalogue_paths() -> list[Path]:
-    """Every `django.po` under the project's LOCALE_PATHS, sorted."""
+    """Every `.po` under the project's LOCALE_PATHS (`django.po`, `djangojs.po`), sorted."""
     return sorted(
         po for root in settings.LOCALE_PATHS for po in Path(root).glob("*/LC_MESSAGES/*.po")
     )

@@ -26,6 +26,17 @@ RESULT_LABELS = {
 }
 
 
+# The rule set's options (`scoring.rules.RuleSet`) as the competition's form names them:
+# a message says "check “target score”", never the attribute.
+RULE_FIELD_LABELS = {
+    "target_score": gettext_lazy("target score"),
+    "fixed_rounds": gettext_lazy("fixed number of rounds"),
+    "early_kap_penalty": gettext_lazy("early-kap penalty"),
+    "stinkende_kap_bonus": gettext_lazy("stinkende kap bonus"),
+    "stinkende_baunie_bonus": gettext_lazy("stinkende baunie bonus"),
+}
+
+
 # What trick counts each result needs, as said to a person (RULES.md "Consequences").
 TRICKS_EXPECTED = {
     "gewone_winst": gettext_lazy("exactly 7 for the winners and 1 to 6 for the others"),
@@ -365,6 +376,12 @@ def _messages() -> dict[str, str]:
         "koppel_twice_in_sitting": _(
             "A koppel plays one game at a time: it is at another table in this sitting."
         ),
+        "entry_koppel_entered_twice": _(
+            "This koppel is entered in this competition already: a koppel is entered once."
+        ),
+        "entry_club_entered_twice": _(
+            "This club is entered in this competition already: a club is entered once."
+        ),
         "game_koppels_share_player": _(
             "A player is in both koppels: a game's two koppels share no player."
         ),
@@ -479,6 +496,8 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
             "home": _("the home side"),
             "away": _("the away side"),
         }.get(params["team"], params["team"])
+    if exc.code == "rule_set_invalid" and "field" in params:
+        params["field"] = RULE_FIELD_LABELS.get(params["field"], params["field"])
     if params.get("side") in ("home", "away"):
         # The lineup messages name the side: in the reader's language, not the code's word.
         params["side"] = {"home": _("home"), "away": _("away")}[params["side"]]

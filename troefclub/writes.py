@@ -72,6 +72,11 @@ _CONSTRAINT_CODES = {
     "tournaments_match.matchday_id, tournaments_match.away_id": "entry_twice_on_matchday",
     "tournaments_bye.matchday_id, tournaments_bye.entry_id": "entry_twice_on_matchday",
     "game_distinct_players": "seat_player_twice",
+    # Two admins (or a crafted form) entering one koppel or club at once (issue 18).
+    "entry_team_once": "entry_koppel_entered_twice",
+    "entry_club_once": "entry_club_entered_twice",
+    "tournaments_entry.competition_id, tournaments_entry.team_id": "entry_koppel_entered_twice",
+    "tournaments_entry.competition_id, tournaments_entry.club_id": "entry_club_entered_twice",
 }
 
 

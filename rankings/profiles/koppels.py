@@ -4,7 +4,6 @@ points per evening; a koppel found by its shown name ("A & B").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -32,6 +31,7 @@ from scoring.models import Game
 from scoring.rules.seasons import SeasonBy, SeasonTally
 from scoring.selectors.counted import games_counted
 from tournaments.models import Team
+from tournaments.selectors import koppel_players_q
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,42 +208,16 @@ def koppel_head_to_head(*, koppel: Team, other: Team, page_number: str | None) -
     )
 
 
-# Between the two players' names of a koppel as people write it: "A & B" (how a koppel
-# without a name of its own is shown), "A en B", "A and B".
-KOPPEL_NAME_JOINS = re.compile(r"\s*&\s*|\s+(?:en|and)\s+", re.IGNORECASE)
-
-
-def koppel_player_names(text: str) -> tuple[str, str] | None:
-    """The two player names of `text` when it names a koppel by its players ("Sharda S. &
-    Shanti L.", "sharda en shanti", "A and B"), else None (one name, or more than two)."""
-    names = [name.strip() for name in KOPPEL_NAME_JOINS.split(text.strip())]
-    if len(names) == 2 and all(names):
-        return names[0], names[1]
-    return None
-
-
-def koppel_players_q(text: str, *, lookup: str = "iexact") -> Q | None:
-    """A `Team` filter: the koppels whose two players' names match the two names of
-    `text` (`koppel_player_names`), in either order; `lookup` says how a name matches
-    ("iexact": the whole name, "icontains": part of it, both any case). None when `text`
-    names no two players."""
-    names = koppel_player_names(text)
-    if names is None:
-        return None
-    first, second = names
-    one, two = f"player_1__name__{lookup}", f"player_2__name__{lookup}"
-    return Q(**{one: first, two: second}) | Q(**{one: second, two: first})
-
-
 def koppels_matching(*, text: str, exclude: Team) -> list[Team]:
     """The koppels (other than `exclude`) that `text` names, for the head-to-head form:
-    the one whose key or name is `text` (any case), or whose two players are named
-    "A & B" ("A en B", "A and B"; either order); failing that, up to KOPPEL_CHOICES whose
-    name or a player's name contains it. One query; an empty `text` finds nothing."""
+    the one whose key or name is `text`, or whose two players are named "A & B" ("A en
+    B", "A and B"; either order); failing that, up to KOPPEL_CHOICES whose name or a
+    player's name contains it; any case and accents (`troefclub.text.Fold`). One query; an
+    empty `text` finds nothing."""
     text = text.strip()
     if not text:
         return []
-    exact = Q(key__iexact=text) | Q(name__iexact=text)
+    exact = Q(key__fold__exact=text) | Q(name__fold__exact=text)
     players = koppel_players_q(text)
     if players is not None:
         exact |= players
@@ -252,9 +226,9 @@ def koppels_matching(*, text: str, exclude: Team) -> list[Team]:
         .exclude(pk=exclude.pk)
         .filter(
             exact
-            | Q(name__icontains=text)
-            | Q(player_1__name__icontains=text)
-            | Q(player_2__name__icontains=text)
+            | Q(name__fold__contains=text)
+            | Q(player_1__name__fold__contains=text)
+            | Q(player_2__name__fold__contains=text)
         )
         .annotate(exact=Case(When(exact, then=Value(1)), default=Value(0)))
         .order_by("-exact", "name", "key")[: KOPPEL_CHOICES + 1]

@@ -386,9 +386,9 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
             _("Game rules"),
             {
                 "description": _(
-                    "RULES.md “Rule-set options”. A change is tried on every game already "
-                    "played: games that break it are named and nothing is saved; otherwise "
-                    "all games are re-scored and the standings rebuilt."
+                    "How a game is scored and when it ends. A change is tried on every game "
+                    "already played: games that break it are named and nothing is saved; "
+                    "otherwise all games are re-scored and the standings rebuilt."
                 ),
                 "fields": [
                     "target_score",

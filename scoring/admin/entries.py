@@ -14,7 +14,6 @@ from django.contrib.admin.widgets import AutocompleteSelect
 from django.db import router
 from django.db.models import QuerySet
 from django.forms.formsets import DELETION_FIELD_NAME
-from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django.utils.translation import ngettext_lazy
 
@@ -30,6 +29,7 @@ from tournaments.services.entries import (
     entry_kind_check,
     entry_player_clubs_set,
 )
+from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message
 
@@ -81,7 +81,7 @@ def _entry_kind_refusal(
         form.add_error(field if field in form.fields else None, error)
 
 
-class EntryInlineFormSet(BaseInlineFormSet):
+class EntryInlineFormSet(UniqueRowsFormSet):
     """A competition's entries. One on the schedule (a match or a bye) keeps its koppel or
     club and stays: its fields and its delete box are disabled, so what is posted for them
     is ignored (the database refuses the change too, `entry_scheduled_fixed`).
@@ -89,7 +89,8 @@ class EntryInlineFormSet(BaseInlineFormSet):
     Entries are added and changed through `entry_add` / `entry_change`, which keep the
     koppel's players' clubs of now (read-only here), and deleted through `entry_delete`.
     A koppel in a club competition, or a club in a pairs one, is refused at its field,
-    against the kind the competition is saved with."""
+    against the kind the competition is saved with; a koppel or club in two rows at the
+    later one (`UniqueRowsFormSet`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

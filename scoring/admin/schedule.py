@@ -26,6 +26,7 @@ from scoring.models import Game
 from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
 from scoring.services.matches import bye_add, bye_delete, match_create, match_delete
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import pairing_reason_message, rule_message
 
@@ -35,6 +36,7 @@ class MatchInline(AdminInputMixin, admin.TabularInline):
     checked there: nobody plays twice on a matchday)."""
 
     model = Match
+    formset = UniqueRowsFormSet
     extra = 0
     fields = ("table", "home", "away", "total_home", "total_away", "forfeit")
     readonly_fields = fields
@@ -54,6 +56,7 @@ class ByeInline(AdminInputMixin, admin.TabularInline):
     """The matchday's byes, to look at; add one on the bye page (it is checked there)."""
 
     model = Bye
+    formset = UniqueRowsFormSet
     extra = 0
     fields = ["entry", "reason"]
     readonly_fields = ["entry", "reason"]

@@ -346,7 +346,9 @@ def _standings_problems(competition: Competition) -> list[ResultProblem]:
                         RuleViolation(
                             "standings_row_differs",
                             entry=entry,
-                            column=column.replace("_", " "),
+                            column=getattr(
+                                Standing._meta.get_field(column), "verbose_name", column
+                            ),
                             stored=getattr(standing, column),
                             computed=getattr(row, column),
                         ),

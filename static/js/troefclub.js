@@ -51,6 +51,44 @@
     saveError("offline");
   });
 
+  // A table wider than its box (.table-responsive) scrolls sideways. Its box says on
+  // which sides more of it is hidden (data-more="start end"), and troefclub.css fades
+  // those edges: the cut-off column (a round's ✕, the ratings' σ) is seen to go on.
+  function markMore(box) {
+    var hidden = box.scrollWidth - box.clientWidth;
+    var more = [];
+    if (hidden > 1 && box.scrollLeft > 1) {
+      more.push("start");
+    }
+    if (hidden > 1 && box.scrollLeft < hidden - 1) {
+      more.push("end");
+    }
+    if (more.length) {
+      box.dataset.more = more.join(" ");
+    } else {
+      delete box.dataset.more;
+    }
+  }
+
+  function markAllMore() {
+    document.querySelectorAll(".table-responsive").forEach(markMore);
+  }
+
+  document.addEventListener(
+    "scroll",
+    function (event) {
+      var box = event.target;
+      if (box.classList && box.classList.contains("table-responsive")) {
+        markMore(box);
+      }
+    },
+    true // a box's scroll does not bubble: caught on its way down
+  );
+  window.addEventListener("resize", markAllMore);
+  window.addEventListener("load", markAllMore); // widths settle once the fonts are in
+  document.addEventListener("htmx:afterSettle", markAllMore);
+  markAllMore();
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var box = document.getElementById("save-error");
     if (box && event.detail.successful) {

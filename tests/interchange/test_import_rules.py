@@ -300,10 +300,10 @@ def test_impossible_match_totals_are_refused(tmp_path):
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ({"target_score": 0}, "competition, rules: .* not possible: check “target_score”"),
+        ({"target_score": 0}, "competition, rules: .* not possible: check “target score”"),
         ({"target_score": None}, "competition, rules: The rule set is not possible"),
-        ({"early_kap_penalty": 0}, "check “early_kap_penalty”"),
-        ({"stinkende_bonus": {"kap": -1, "baunie": 0}}, "check “stinkende_kap_bonus”"),
+        ({"early_kap_penalty": 0}, "check “early-kap penalty”"),
+        ({"stinkende_bonus": {"kap": -1, "baunie": 0}}, "check “stinkende kap bonus”"),
         ({"target": 20}, "competition, rules: unknown field “target”"),
     ],
 )  # fmt: skip

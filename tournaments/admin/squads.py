@@ -12,7 +12,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.db import IntegrityError, transaction
 from django.db.models import Count, QuerySet
-from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +20,7 @@ from scoring.rules import RuleViolation
 from tournaments.models import Squad, SquadMember
 from tournaments.services.squads import squad_member_add, squad_member_remove
 from troefclub.admin_dry_run import DryRun, dry_run
+from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message
 
@@ -40,9 +40,10 @@ class SquadMemberForm(forms.ModelForm):
             self.fields["player"].disabled = True
 
 
-class SquadMemberFormSet(BaseInlineFormSet):
+class SquadMemberFormSet(UniqueRowsFormSet):
     """Tries the additions and removals through the services (rolled back), so a locked
-    squad or a player on another club's squad shows as an error on the row."""
+    squad or a player on another club's squad shows as an error on the row; a player in
+    two rows is refused at the later one (`UniqueRowsFormSet`)."""
 
     def clean(self) -> None:
         super().clean()

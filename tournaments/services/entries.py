@@ -68,10 +68,11 @@ def entry_add(
     their club in this competition. Queues a standings refresh (a row more in the table).
 
     Raises RuleViolation `competition_unknown`, `entry_club_in_pairs_competition` /
-    `entry_koppel_in_club_competition` (param competition: `entry_kind_check`);
-    IntegrityError from the database's checks (neither or both of koppel and club, the
-    koppel or club entered already), which the admin words
-    (`troefclub.rule_messages.integrity_message`) and its forms check first.
+    `entry_koppel_in_club_competition` (param competition: `entry_kind_check`),
+    `entry_koppel_entered_twice` / `entry_club_entered_twice` (the database's unique
+    constraint, worded: `troefclub.writes.integrity_violation`); IntegrityError from the
+    database's other checks (neither or both of koppel and club), which the admin's forms
+    check first.
     """
     competition = competition_locked(competition_id)
     entry_kind_check(competition, team_id=team_id, club_id=club_id)
@@ -99,7 +100,7 @@ def entry_change(
 
     Raises RuleViolation `entry_unknown`, `competition_unknown`, `entry_scheduled_fixed`
     (the entry has a match or a bye: the database's trigger, worded), `entry_kind_check`'s
-    codes; IntegrityError as `entry_add`.
+    codes; the entered-twice codes and IntegrityError as `entry_add`.
     """
     # Two admins changing one entry: the second sees the first's koppel, not its own guess.
     entry = Entry.objects.select_for_update().filter(pk=entry_id).first()

@@ -95,7 +95,8 @@ def test_admin_form_refuses_a_rule_set_that_cannot_end_a_game(game):
         close_by_director_allowed=False,
     )
     assert not form.is_valid()
-    assert "target_score" in " ".join(str(error) for error in form.non_field_errors())
+    message = " ".join(str(error) for error in form.non_field_errors())
+    assert "check “target score”" in message and "target_score" not in message  # issue 18
 
 
 def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatch):

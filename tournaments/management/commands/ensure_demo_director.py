@@ -1,8 +1,13 @@
 """`manage.py ensure_demo_director [--force]`: the demo login `director` / `director`.
 
-A staff user (not a superuser) with every permission of the tournaments and scoring apps,
-made a director of every competition. Idempotent: an existing `director` keeps its password.
-Refused when DEBUG is off unless `--force`: it is a demo account with a known password.
+Made once: the first run creates a staff user (not a superuser) with the permissions of
+the tournaments and scoring apps but the league's own two (`LEAGUE_PERMISSIONS`: directing
+every competition, assigning directors), director of every competition there is. A
+director, then, not a league admin (README "Who may do what"). Later runs
+(`dev.py run` calls it at every start) leave an existing `director` exactly as it is: its
+password, its rights and the competitions it directs, so what a league admin took away
+stays away (issue 18). Refused when DEBUG is off unless `--force`: it is a demo account
+with a known password.
 """
 
 from __future__ import annotations
@@ -20,9 +25,16 @@ from tournaments.models import Competition
 
 USERNAME = PASSWORD = "director"
 
+# A league admin's, not a director's: with them the account would direct every
+# competition whatever its directors say, and could make itself director again.
+LEAGUE_PERMISSIONS = ("direct_every_competition", "assign_directors")
+
 
 class Command(BaseCommand):
-    help = "Create the demo director login (director/director) and let it direct everything."
+    help = (
+        "Create the demo director login (director/director), once: an existing one is "
+        "left as it is."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -42,18 +54,18 @@ class Command(BaseCommand):
         if created:
             user.set_password(PASSWORD)
             user.save()
-        elif not user.is_staff:
-            user.is_staff = True
-            user.save(update_fields=["is_staff"])
-        user.user_permissions.add(
-            *Permission.objects.filter(content_type__app_label__in=("tournaments", "scoring"))
-        )
-        # From the competition's side: the directors' history (simple-history) is kept there.
-        for competition in Competition.objects.exclude(directors=user):
-            competition.directors.add(user)
+            user.user_permissions.add(
+                *Permission.objects.filter(
+                    content_type__app_label__in=("tournaments", "scoring")
+                ).exclude(codename__in=LEAGUE_PERMISSIONS)
+            )
+            # From the competition's side: the directors' history (simple-history) is kept
+            # there.
+            for competition in Competition.objects.all():
+                competition.directors.add(user)
         values = {
             "user": USERNAME,
-            "password": PASSWORD if created else _("(unchanged)"),
+            "password": PASSWORD,
             "count": user.directed_competitions.count(),
         }
         self.stdout.write(
@@ -64,8 +76,8 @@ class Command(BaseCommand):
                 )
                 if created
                 else _(
-                    "Updated demo director: user %(user)s, password %(password)s; "
-                    "directs %(count)s competitions."
+                    "Demo director %(user)s exists already: left as it is (its password, "
+                    "its rights; directs %(count)s competitions)."
                 )
             )
             % values
