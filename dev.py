@@ -55,7 +55,8 @@ ENV_FILE = ROOT / ".env"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
 # The pytest markers `test --fast` leaves out: browser, real Celery worker, pg_dump round
-# trips, whole-competition fuzzing and round trips, the README commands run in a clone (pyproject.toml says what each means). CI runs all.
+# trips, whole-competition fuzzing and round trips, the README commands run in a clone
+# (pyproject.toml says what each means). CI runs all.
 FAST_SKIPS = ("e2e", "worker", "backup", "slow", "heavy")
 # `test` spreads the tests over one pytest-xdist worker per core, at most MAX_TEST_WORKERS
 # (each worker migrates a test database of its own: more workers than cores only wait).
