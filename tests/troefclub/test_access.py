@@ -86,6 +86,7 @@ NOT_DIRECTED = {
     "hall_display",
     "game_detail",
     "table_sheet",
+    "table_round_send",
     "director_home",
 }
 

@@ -52,8 +52,6 @@ def test_login_refuses_unencodable_text_as_a_form_error(
 def test_login_with_a_surrogate_posted_is_a_page_not_a_500(client) -> None:
     # The bytes a browser sends for U+D800 (CESU-style), raw as an attacker would.
     body = "username=director%ED%A0%80%01&password=x%ED%BF%BF"
-    response = client.post(
-        reverse("login"), body, content_type="application/x-www-form-urlencoded"
-    )
+    response = client.post(reverse("login"), body, content_type="application/x-www-form-urlencoded")
     assert response.status_code == 200
     assert not response.wsgi_request.user.is_authenticated
