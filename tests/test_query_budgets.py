@@ -110,6 +110,10 @@ BUDGETS: dict[str, Page] = {
     # Scoring at the table: the table's phone page (no account), the director's link page
     # and queue.
     "table_sheet": Page(8, False, _table),
+    # The table page as an app: its manifest (the link and the game) and the service
+    # worker (no query at all).
+    "table_manifest": Page(5, False, _table),
+    "service_worker": Page(0, False, lambda b: {}),
     # Two links, one per koppel, and which koppel entered the rounds.
     "game_link": Page(12, True, _game),
     "director_queue": Page(9, True, _slug),

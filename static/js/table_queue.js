@@ -175,6 +175,7 @@
   }
 
   var running = {};
+  var inFlight = {}; // the key of the round being sent, per page, in this context
 
   /* Send the waiting rounds of `page`, in order. `hooks.stored(item, answer)`,
    * `hooks.refused(item, answer)` tell the page; `release` names the page cache.
@@ -212,6 +213,7 @@
             body.set("caller", item.caller);
           }
           body.set("html", "1");
+          inFlight[page] = item.key;
           return timedFetch(page + "round/", {
             method: "POST",
             body: body,
@@ -232,6 +234,7 @@
               }
             )
             .then(function (answer) {
+              delete inFlight[page];
               if (!answer) {
                 result.offline = true;
                 return result;
@@ -264,6 +267,7 @@
       })
       .finally(function () {
         delete running[page];
+        delete inFlight[page];
       });
     running[page] = run;
     return run;
@@ -324,7 +328,14 @@
     });
   }
 
+  /* The key of the round of `page` on its way to the server now (from this context), and
+   * the run sending it: an undo waits for its answer instead of taking it back. */
+  function sending(page) {
+    return inFlight[page] ? { key: inFlight[page], done: running[page] } : null;
+  }
+
   root.TableQueue = {
+    sending: sending,
     add: add,
     list: list,
     remove: remove,

@@ -87,6 +87,8 @@ NOT_DIRECTED = {
     "game_detail",
     "table_sheet",
     "table_round_send",
+    "table_manifest",
+    "service_worker",
     "director_home",
 }
 
