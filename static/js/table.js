@@ -515,28 +515,14 @@
         .then(render)
         .then(send);
     });
-    registerWorker();
+    listenToWorker();
   }
 
-  function registerWorker() {
-    if (!("serviceWorker" in navigator) || !window.isSecureContext) {
-      return; // plain http on a club's network: the queue still works while the page is open
+  function listenToWorker() {
+    // static/js/offline_page.js registers the worker; it says when it sent the queue.
+    if (!("serviceWorker" in navigator)) {
+      return;
     }
-    var box = outbox();
-    navigator.serviceWorker
-      .register(box.dataset.sw, { scope: "/", updateViaCache: "none" })
-      .then(function () {
-        return navigator.serviceWorker.ready;
-      })
-      .then(function (registration) {
-        // This page was loaded before the worker controlled it: have it kept for offline.
-        if (registration.active) {
-          registration.active.postMessage({ type: "keep-page", url: location.href });
-        }
-      })
-      .catch(function () {
-        // No worker: the page is not kept for offline, the queue still is.
-      });
     navigator.serviceWorker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "queue-sent") {
         render().then(catchUp);

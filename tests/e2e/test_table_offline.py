@@ -441,3 +441,25 @@ def test_the_table_page_is_an_installable_app(browser, live_server):
     ]
     # Playwright's contexts are incognito-like: Chromium never installs from those.
     assert set(errors) <= {"in-incognito"}, errors
+
+
+def test_the_directors_score_sheet_is_kept_for_reading_offline(browser, live_server):
+    from tests.factories import UserFactory
+
+    game = named_game()
+    competition = game.match.matchday.competition
+    director = UserFactory.create()
+    competition.directors.add(director)
+    page = phone(browser)
+    page.goto(live_server.url + reverse("login"))
+    page.locator("#id_username").fill(director.username)
+    page.locator("#id_password").fill("pass-word-123")
+    page.locator("main form button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/**")
+    sheet = reverse("game_sheet", kwargs={"slug": competition.slug, "game_id": game.pk})
+    page.goto(live_server.url + sheet)
+    kept_for_offline(page)
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator("#sheet")).to_be_visible()
+    expect(page.locator("#sheet")).to_contain_text("Kampoe")
