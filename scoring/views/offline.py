@@ -31,7 +31,12 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """`/sw.js`: the service worker of this release (`scoring.offline.release`)."""
     modules = {name: static(f"vendor/workbox/{name}.prod.js") for name in offline.WORKBOX_MODULES}
     revisions = offline.precache_revisions()
-    precache = [{"url": static(name), "revision": revisions[name]} for name in offline.PRECACHED]
+    precache = [
+        # A hashed name (collectstatic's manifest) is its own revision: the browser may
+        # then take it from its HTTP cache, where the page put it already.
+        {"url": url, "revision": None if name not in url else revisions[name]}
+        for name, url in ((name, static(name)) for name in offline.PRECACHED)
+    ]
     context = {
         "release_json": json.dumps(offline.release()),
         "modules_json": json.dumps(modules),

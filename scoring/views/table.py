@@ -324,7 +324,8 @@ def _sent_answer(
         answer["html"] = render_to_string(
             f"{TABLE_TEMPLATE}#table", table_context(request, link, game), request=request
         )
-    response = JsonResponse(answer, status=status)
+    # Names as they are (no \u escapes): the answer is the size of today's htmx partial.
+    response = JsonResponse(answer, status=status, json_dumps_params={"ensure_ascii": False})
     table_headers(response)
     return response
 

@@ -10,7 +10,7 @@
  * round still queued before it asks the server.
  *
  * Without IndexedDB (or this script) the form posts as before, with its own key.
- * The texts come translated from #table-outbox's data attributes.
+ * The texts come translated from #table-texts's data attributes.
  */
 (function () {
   "use strict";
@@ -28,13 +28,19 @@
     return document.getElementById("table-outbox");
   }
 
+  /* The page's texts and addresses (outside the sheet that every answer brings anew). */
+  function say() {
+    var texts = document.getElementById("table-texts");
+    return texts ? texts.dataset : null;
+  }
+
   function tablePage() {
     return document.getElementById("table");
   }
 
   function pageUrl() {
-    var box = outbox();
-    return box ? box.dataset.page : null;
+    var texts = say();
+    return texts ? texts.page : null;
   }
 
   function csrfToken() {
@@ -131,6 +137,7 @@
     if (!box || !page) {
       return Promise.resolve();
     }
+    var texts = say();
     return window.TableQueue.list(page).then(function (items) {
       var view = projected(items);
       var waiting = items.filter(function (item) {
@@ -138,14 +145,14 @@
       });
       pending = waiting.length;
       box.classList.toggle("d-none", items.length === 0);
-      box.querySelector("#outbox-title").textContent = box.dataset.title;
+      box.querySelector("#outbox-title").textContent = texts.title;
       var status = box.querySelector(".outbox-status");
       var over = !!(view.state && view.data && window.TableRules.finished(view.data.rules, view.state));
       status.textContent = "";
       if (waiting.length && over) {
-        status.textContent = box.dataset.over;
+        status.textContent = texts.over;
       } else if (waiting.length && !navigator.onLine) {
-        status.textContent = box.dataset.offline;
+        status.textContent = texts.offline;
       }
       var list = box.querySelector(".outbox-rounds");
       list.textContent = "";
@@ -166,25 +173,25 @@
           text(
             "span",
             "badge " + (item.status === "waiting" ? "text-bg-warning" : "text-bg-danger"),
-            item.status === "waiting" ? box.dataset.waiting : box.dataset.refused
+            item.status === "waiting" ? texts.waiting : texts.refused
           )
         );
         line.appendChild(head);
         if (item.status === "refused") {
           line.appendChild(
-            text("div", "small text-danger outbox-reason", item.held ? box.dataset.held : item.reason)
+            text("div", "small text-danger outbox-reason", item.held ? texts.held : item.reason)
           );
           if (item.held) {
             line.appendChild(text("div", "small text-body-secondary", item.reason));
           }
           var buttons = text("div", "d-flex gap-2 mt-1");
-          var discard = text("button", "btn btn-sm btn-outline-danger outbox-discard", box.dataset.discard);
+          var discard = text("button", "btn btn-sm btn-outline-danger outbox-discard", texts.discard);
           discard.type = "button";
           discard.dataset.key = item.key;
-          var again = text("button", "btn btn-sm btn-outline-primary outbox-reenter", box.dataset.reenter);
+          var again = text("button", "btn btn-sm btn-outline-primary outbox-reenter", texts.reenter);
           again.type = "button";
           again.dataset.key = item.key;
-          again.title = box.dataset.reenterHelp;
+          again.title = texts.reenterHelp;
           buttons.appendChild(discard);
           buttons.appendChild(again);
           line.appendChild(buttons);
@@ -215,7 +222,7 @@
     }
     var title = document.getElementById("round-title");
     if (title) {
-      title.textContent = outbox().dataset.round + " " + (total + 1);
+      title.textContent = say().round + " " + (total + 1);
     }
     var over = !!(state && view.data && window.TableRules.finished(view.data.rules, state));
     var card = form.closest("section") || form;
@@ -230,8 +237,8 @@
 
   function roundOf(form, submitter) {
     var caller = form.querySelector("select[name=caller]");
-    var box = outbox();
-    var results = JSON.parse(box.dataset.results || "{}");
+    var texts = say();
+    var results = JSON.parse(texts.results || "{}");
     var round = { caller: caller && caller.value ? caller.value : "", csrf: csrfToken() };
     if (submitter && submitter.name === "quick") {
       round.result = "gewone_winst";
@@ -251,7 +258,7 @@
         return null;
       }
     }
-    var team = round.side === "a" ? box.dataset.teamA : box.dataset.teamB;
+    var team = round.side === "a" ? texts.teamA : texts.teamB;
     var label = results[round.result] || round.result;
     round.label = round.result === "redeal" ? label : label + " · " + team;
     return round;
@@ -261,7 +268,7 @@
     "submit",
     function (event) {
       var form = event.target;
-      if (!form || !outbox()) {
+      if (!form || !say()) {
         return;
       }
       if (!usable) {
@@ -310,7 +317,7 @@
         return !question || window.confirm(question) ? undoStored() : undefined;
       }
       var last = waiting[waiting.length - 1];
-      if (!window.confirm(outbox().dataset.undoQueued + "\n" + last.label)) {
+      if (!window.confirm(say().undoQueued + "\n" + last.label)) {
         return undefined;
       }
       var flight = window.TableQueue.sending(page);
@@ -421,7 +428,7 @@
     if (!page) {
       return Promise.resolve();
     }
-    var release = outbox().dataset.release;
+    var release = say().release;
     return window.TableQueue.flush(
       page,
       {
@@ -504,7 +511,7 @@
   }
 
   function start() {
-    if (!outbox()) {
+    if (!say()) {
       return;
     }
     queueUsable().then(function (works) {

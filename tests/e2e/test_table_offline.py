@@ -22,7 +22,7 @@ from scoring.models import Game, GameLink, Round, Standing
 from scoring.rules import GameState, Points, Result, RoundInput, RuleSet, RuleViolation, Side
 from scoring.services.rounds import round_correct
 from scoring.services.table import game_links_ensure
-from tests.e2e.conftest import ARTIFACTS, PHONE
+from tests.e2e.conftest import ARTIFACTS, PHONE, refresh_standings_if_not_eager
 from tests.e2e.test_csp import ConsoleWatch
 from tests.factories import CompetitionFactory, GameFactory
 
@@ -161,6 +161,7 @@ def test_a_whole_game_offline_is_stored_once_in_order_when_back_online(browser, 
     game.refresh_from_db()
     assert (game.status, game.score_a, game.score_b) == ("finished", 29, 14)
     expect(page.locator("#table-waiting")).to_be_visible()  # the sheet as the server has it
+    refresh_standings_if_not_eager(game.match.matchday.competition_id)
     home = Standing.objects.get(entry=game.match.home)
     assert (home.played, home.won, home.points_for) == (1, 1, 29)
     assert watch.violations == []
@@ -295,11 +296,11 @@ def test_an_upgrade_replaces_the_old_service_worker_and_its_caches(browser, live
         )
         page.reload()
         assert page.evaluate(release) == "new-release"
-        assert page.locator("#table-outbox").get_attribute("data-release") == "new-release"
+        assert page.locator("#table-texts").get_attribute("data-release") == "new-release"
         kept_for_offline(page)
         page.context.set_offline(True)
         page.reload()  # offline: the new release's copy
-        assert page.locator("#table-outbox").get_attribute("data-release") == "new-release"
+        assert page.locator("#table-texts").get_attribute("data-release") == "new-release"
 
 
 def test_the_koppel_that_entered_cannot_confirm_from_a_fresh_browser(browser, live_server):

@@ -147,3 +147,28 @@ def test_the_page_embeds_the_engine_state_for_the_phone(client, game):
     state = {"score": [2, 0], "rounds": 1, "played": 1, "caller": None, "closed": False}
     assert data["state"] == state
     assert data["rules"]["target_score"] == 20
+
+
+def test_a_queued_round_costs_about_what_an_htmx_tap_cost(client, game, capsys):
+    """Per round, the phone spends one request either way: today's htmx post and its
+    partial, or the queue's post (key, token, `html=1`) and its JSON with the partial. The
+    queue's costs at most 15 % more (the JSON escaping of the partial, the key)."""
+    link = link_of(game)
+    url = reverse("table_sheet", kwargs={"token": link.token})
+    for number in range(1, 4):  # a game under way, as on the evening
+        send(client, link, **queued(game, number))
+    before = {"action": "round", "number": 4, "quick": "b"}
+    tap = client.post(url, before, HTTP_HX_REQUEST="true")
+    assert tap.status_code == 200
+    tap_up = len("&".join(f"{k}={v}" for k, v in before.items()))
+    data = {**queued(game, 5), "html": "1"}
+    sent = send(client, link, **data)
+    assert sent.status_code == 200 and sent.json()["number"] == 5
+    sent_up = len("&".join(f"{k}={v}" for k, v in data.items()))
+    bare = send(client, link, **queued(game, 6))  # a round in the middle of a queue
+    print(
+        f"\nper round, bytes up/down: htmx tap {tap_up}/{len(tap.content)}, "
+        f"queued round {sent_up}/{len(sent.content)} (with the sheet), "
+        f"{sent_up - 7}/{len(bare.content)} (without)"
+    )
+    assert len(sent.content) <= 1.15 * len(tap.content)
