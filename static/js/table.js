@@ -198,6 +198,12 @@
         }
         list.appendChild(line);
       });
+      if (waiting.length && !document.getElementById("table-undo")) {
+        // No round of this phone stored yet: the sheet offers no undo, the queue does.
+        var undo = text("button", "btn btn-sm btn-outline-warning mt-2 outbox-undo", texts.undo);
+        undo.type = "button";
+        list.appendChild(undo);
+      }
       showScore(view, waiting.length, stored + waiting.length);
     });
   }
@@ -288,7 +294,6 @@
         }
         window.TableQueue.add(pageUrl(), round).then(function () {
           render();
-          askSync();
           send();
         });
       } else if (pending > 0 && form.querySelector("input[name=action][value=undo]")) {
@@ -303,8 +308,10 @@
    * way to the server is not taken back behind its back: its answer is awaited, and once
    * stored the server undoes it. */
   function takeBack(event) {
-    event.preventDefault();
-    event.stopPropagation();
+    if (event) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
     var page = pageUrl();
     window.TableQueue.list(page).then(function (items) {
       var waiting = items.filter(function (item) {
@@ -353,10 +360,15 @@
       target: "#table",
       swap: "outerHTML",
       values: values,
+      headers: { "X-CSRFToken": csrfToken() }, // no source element: body's hx-headers don't apply
     });
   }
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest(".outbox-undo")) {
+      takeBack(null);
+      return;
+    }
     var button = event.target.closest(".outbox-discard, .outbox-reenter");
     if (!button) {
       return;
@@ -394,6 +406,12 @@
       return;
     }
     keepChoices(table, fresh);
+    // The queue as shown stays until render() shows it anew: no flash of an empty queue.
+    var shown = table.querySelector("#table-outbox");
+    var empty = fresh.querySelector("#table-outbox");
+    if (shown && empty) {
+      empty.replaceWith(shown);
+    }
     table.replaceWith(fresh);
     window.htmx.process(fresh);
   }
@@ -448,13 +466,16 @@
           return item.status === "waiting";
         });
         clearTimeout(timer);
+        if (waiting && result.offline) {
+          askSync(); // the service worker sends it too once the browser sees a connection
+        }
         if (waiting && (result.offline || result.sent === 0)) {
           timer = setTimeout(send, retryMs);
           retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
         } else {
           retryMs = RETRY_FIRST_MS;
           if (waiting) {
-            timer = setTimeout(send, retryMs);
+            setTimeout(send, 0); // tapped while this run was sending: the next run, now
           }
         }
         return render()
@@ -477,6 +498,9 @@
         });
         var chain = loaded[1];
         var table = tablePage();
+        if (table && table.querySelector(".other-result[open]")) {
+          return undefined; // not under the user's hand: the next answer brings the sheet
+        }
         if (!waiting && chain && chain.token && table && chain.token !== table.dataset.seen) {
           return window.htmx.ajax("GET", page, { target: "#table", swap: "outerHTML" });
         }

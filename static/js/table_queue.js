@@ -213,7 +213,23 @@
             body.set("caller", item.caller);
           }
           body.set("html", "1");
+          // Claimed before it is read again: an undo that took it back meanwhile (its
+          // delete ordered before this read) wins, one that comes later waits for it.
           inFlight[page] = item.key;
+          return db()
+            .then(function (database) {
+              return database.get("rounds", item.key);
+            })
+            .then(function (still) {
+              if (!still || still.status !== "waiting") {
+                delete inFlight[page];
+                return next();
+              }
+              return post(item, body);
+            });
+        }
+
+        function post(item, body) {
           return timedFetch(page + "round/", {
             method: "POST",
             body: body,
@@ -318,9 +334,13 @@
       });
   }
 
-  function flushAll(release) {
+  /* Send the waiting rounds of every page but those in `skip` (pages open in sight send
+   * their own). */
+  function flushAll(release, skip) {
     return pages().then(function (all) {
-      return all.reduce(function (done, page) {
+      return all.filter(function (page) {
+        return !skip || skip.indexOf(page) < 0;
+      }).reduce(function (done, page) {
         return done.then(function () {
           return flush(page, {}, release);
         });

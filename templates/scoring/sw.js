@@ -104,17 +104,28 @@ self.addEventListener("message", function (event) {
         })
       );
     }
-  } else if (data.type === "send") {
-    event.waitUntil(TableQueue.flushAll(RELEASE));
   }
 });
 
 // Background Sync: the browser wakes this worker once the connection is back, even with
-// the table page closed; the rounds go in order, each once (their keys).
+// the table page closed; the rounds go in order, each once (their keys). A page open in
+// sight sends its own queue (and shows each answer): it is left to that page.
 self.addEventListener("sync", function (event) {
   if (event.tag === "table-queue") {
     event.waitUntil(
-      TableQueue.flushAll(RELEASE).then(function () {
+      self.clients
+        .matchAll({ type: "window" })
+        .then(function (clients) {
+          var shown = clients
+            .filter(function (client) {
+              return client.visibilityState === "visible";
+            })
+            .map(function (client) {
+              return new URL(client.url).pathname;
+            });
+          return TableQueue.flushAll(RELEASE, shown);
+        })
+        .then(function () {
         return self.clients.matchAll({ type: "window" }).then(function (clients) {
           clients.forEach(function (client) {
             client.postMessage({ type: "queue-sent" });

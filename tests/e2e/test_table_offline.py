@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game, GameLink, Round, Standing
 from scoring.rules import GameState, Points, Result, RoundInput, RuleSet, RuleViolation, Side
-from scoring.services.rounds import round_correct
+from scoring.services.rounds import round_correct, round_record
 from scoring.services.table import game_links_ensure
 from tests.e2e.conftest import ARTIFACTS, PHONE, refresh_standings_if_not_eager
 from tests.e2e.test_csp import ConsoleWatch
@@ -100,6 +100,11 @@ def waiting(page: Any) -> Any:
     return page.locator(".outbox-round.outbox-waiting")
 
 
+def none_refused(page: Any) -> None:
+    refused = page.locator(".outbox-round.outbox-refused")
+    assert refused.count() == 0, page.locator("#table-outbox").inner_text()
+
+
 def tap(page: Any, step: str) -> None:
     if step in ("a", "b"):
         page.locator(f"#quick-{step}").click()
@@ -138,7 +143,8 @@ def test_a_whole_game_offline_is_stored_once_in_order_when_back_online(browser, 
     page.screenshot(path=str(ARTIFACTS / "table-offline-queue-phone.png"), full_page=True)
     assert not Round.objects.filter(game=game).exists()
 
-    page.reload()  # offline: the service worker's copy, with the queue from IndexedDB
+    response = page.reload()  # offline: the service worker's copy, the queue from IndexedDB
+    assert response is not None and response.from_service_worker
     expect(waiting(page)).to_have_count(15)
     expect(page.locator("#table .score-a")).to_have_text("29")
     assert not Round.objects.filter(game=game).exists()
@@ -148,7 +154,9 @@ def test_a_whole_game_offline_is_stored_once_in_order_when_back_online(browser, 
     started = time.perf_counter()
     page.context.set_offline(False)
     page.wait_for_function(
-        "() => document.querySelectorAll('.outbox-round').length === 0", polling="raf"
+        "() => document.querySelector('#table').dataset.rounds === '15'"
+        " && document.querySelectorAll('.outbox-round').length === 0",
+        polling="raf",
     )
     synced = time.perf_counter() - started
     print(f"\nsync of 15 queued rounds: {synced:.2f} s from `online` to the 15th answer")
@@ -245,9 +253,29 @@ def test_two_tabs_replaying_one_queue_store_each_round_once(browser, live_server
     context.set_offline(False)  # both tabs send the one queue (IndexedDB) at once
     expect(waiting(first)).to_have_count(0)
     expect(waiting(second)).to_have_count(0)
+    none_refused(first)
     assert stored(game) == [
         "gewone_winst:a", "gewone_winst:b", "gewone_winst:a", "kap:b", "gewone_winst:a",
     ]  # fmt: skip
+
+
+def test_the_first_rounds_queued_can_be_taken_back_too(browser, live_server):
+    """No round of this phone stored yet (offline from the start): the sheet has no undo
+    button, the queue has one."""
+    game = named_game()
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
+    page = phone(browser)
+    page.goto(url_of(live_server, link))
+    page.context.set_offline(True)
+    tap(page, "a")
+    tap(page, "b")
+    expect(page.locator("#table-undo")).to_have_count(0)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".outbox-undo").click()
+    expect(waiting(page)).to_have_count(1)
+    page.context.set_offline(False)
+    expect(waiting(page)).to_have_count(0)
+    assert stored(game) == ["gewone_winst:a"]
 
 
 def test_undo_takes_back_a_round_still_queued(browser, live_server):
@@ -299,8 +327,11 @@ def test_an_upgrade_replaces_the_old_service_worker_and_its_caches(browser, live
         assert page.locator("#table-texts").get_attribute("data-release") == "new-release"
         kept_for_offline(page)
         page.context.set_offline(True)
-        page.reload()  # offline: the new release's copy
+        round_record(game_id=game.pk, expected_number=1, result="kap", side="a")  # unseen
+        response = page.reload()  # offline: the new release's copy, not the server
+        assert response is not None and response.from_service_worker
         assert page.locator("#table-texts").get_attribute("data-release") == "new-release"
+        expect(page.locator("#round-1")).to_have_count(0)
 
 
 def test_the_koppel_that_entered_cannot_confirm_from_a_fresh_browser(browser, live_server):
@@ -461,6 +492,34 @@ def test_the_directors_score_sheet_is_kept_for_reading_offline(browser, live_ser
     page.goto(live_server.url + sheet)
     kept_for_offline(page)
     page.context.set_offline(True)
-    page.reload()
-    expect(page.locator("#sheet")).to_be_visible()
+    round_record(game_id=game.pk, expected_number=1, result="kap", side="a")  # unseen
+    response = page.reload()
+    assert response is not None and response.from_service_worker
     expect(page.locator("#sheet")).to_contain_text("Kampoe")
+    expect(page.locator("#round-1")).to_have_count(0)  # the kept copy, for reading
+
+
+def test_background_sync_sends_the_queue_of_a_closed_page(browser, live_server):
+    """The phone's page was closed with rounds still queued: when the connection is back
+    the service worker sends them (Background Sync), in order, once."""
+    game = named_game()
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
+    context = browser.new_context(viewport=PHONE)
+    page = phone(browser, context=context)
+    page.goto(url_of(live_server, link))
+    kept_for_offline(page)
+    other = phone(browser, context=context)  # the worker stays: a page of the site is open
+    other.goto(live_server.url + reverse("competition_list"))
+    context.set_offline(True)
+    for step in ("a", "kap:b", "a"):
+        tap(page, step)
+    expect(waiting(page)).to_have_count(3)
+    page.wait_for_timeout(2500)  # a send failed: the page asked for Background Sync
+    page.close()
+    context.set_offline(False)
+    deadline = time.monotonic() + WAIT / 1000
+    while time.monotonic() < deadline:
+        other.wait_for_timeout(500)  # the database is read between the worker's sends
+        if Round.objects.filter(game=game).count() == 3:
+            break
+    assert stored(game) == ["gewone_winst:a", "kap:b", "gewone_winst:a"]
