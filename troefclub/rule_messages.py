@@ -312,7 +312,6 @@ def _messages() -> dict[str, str]:
             "director for your table's link."
         ),
         "link_unknown": _("That link is not a link of this game (any more)."),
-        "koppel_unknown": _("Choose which koppel you are: koppel A or koppel B."),
         "table_other_koppel_enters": _(
             "The rounds of this game are entered by %(team)s: you follow them here, and "
             "confirm or dispute the result once the game is over."

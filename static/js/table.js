@@ -450,6 +450,7 @@
     return window.TableQueue.flush(
       page,
       {
+        csrf: csrfToken(),
         stored: function (item, answer) {
           swapSheet(answer.html);
           return render();

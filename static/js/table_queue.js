@@ -178,7 +178,8 @@
   var inFlight = {}; // the key of the round being sent, per page, in this context
 
   /* Send the waiting rounds of `page`, in order. `hooks.stored(item, answer)`,
-   * `hooks.refused(item, answer)` tell the page; `release` names the page cache.
+   * `hooks.refused(item, answer)` tell the page, `hooks.csrf` is its CSRF token;
+   * `release` names the page cache.
    * Resolves {sent, offline, refused}: offline when the network failed (they stay
    * waiting; send again later). One run per page at a time in this context. */
   function flush(page, hooks, release) {
@@ -234,7 +235,12 @@
             method: "POST",
             body: body,
             credentials: "same-origin",
-            headers: { "X-CSRFToken": item.csrf || "", Accept: "application/json" },
+            // The page's own token when a page sends (a login since the tap changes it),
+            // else the one the round was queued with (the service worker).
+            headers: {
+              "X-CSRFToken": hooks.csrf || item.csrf || "",
+              Accept: "application/json",
+            },
           })
             .then(
               function (response) {
