@@ -44,7 +44,7 @@ def _pages(competition: Competition) -> dict[str, tuple[str, dict[str, str]]]:
     assert matchday is not None
     game = Game.objects.filter(match__matchday=matchday).order_by("match__table", "table").first()
     assert game is not None
-    token = game_links_ensure(game_ids=[game.pk])[game.pk].token
+    token = game_links_ensure(game_ids=[game.pk])[game.pk]["a"].token
     slug, number = competition.slug, matchday.number
     htmx = {"hx-request": "true"}
     return {

@@ -12,11 +12,13 @@ from scoring.views import (
     home,
     match_manage,
     matchday_manage,
+    offline,
     paper,
     public,
     sheet,
     sheet_game,
     table,
+    table_director,
 )
 
 GAME = "c/<slug:slug>/game/<int:game_id>/"
@@ -70,9 +72,15 @@ urlpatterns = [
     path(SHEET + "confirm/", sheet_game.game_confirm, name="game_confirm"),
     # Scoring at the table: the game's link for the director, the table's own page (no
     # account, the link's token), the director's queue of disputes and unconfirmed results.
-    path(GAME + "link/", table.game_link, name="game_link"),
+    path(GAME + "link/", table_director.game_link, name="game_link"),
     path("t/<str:token>/", table.table_sheet, name="table_sheet"),
-    path("c/<slug:slug>/queue/", table.director_queue, name="director_queue"),
+    # The phone's queue of rounds (static/js/table.js), answered in JSON.
+    path("t/<str:token>/round/", table.table_round_send, name="table_round_send"),
+    # The table page as an app that works offline: its manifest, and the service worker
+    # (at the root: its scope covers the table pages and the score sheets).
+    path("t/<str:token>/manifest.webmanifest", offline.table_manifest, name="table_manifest"),
+    path("sw.js", offline.service_worker, name="service_worker"),
+    path("c/<slug:slug>/queue/", table_director.director_queue, name="director_queue"),
     path(SHEET + "seats/", sheet_game.game_seats, name="game_seats"),
     # Where a director lands after logging in: their competitions and tonight's matchday.
     path("director/", home.director_home, name="director_home"),

@@ -77,7 +77,7 @@ def _game(b: Built) -> dict[str, Any]:
 
 
 def _table(b: Built) -> dict[str, Any]:
-    return {"token": game_links_ensure(game_ids=[b.game.pk])[b.game.pk].token}
+    return {"token": game_links_ensure(game_ids=[b.game.pk])[b.game.pk]["a"].token}
 
 
 def _round(b: Built) -> dict[str, Any]:
@@ -112,7 +112,12 @@ BUDGETS: dict[str, Page] = {
     # Scoring at the table: the table's phone page (no account), the director's link page
     # and queue.
     "table_sheet": Page(8, False, _table),
-    "game_link": Page(11, True, _game),
+    # The table page as an app: its manifest (the link and the game) and the service
+    # worker (no query at all).
+    "table_manifest": Page(5, False, _table),
+    "service_worker": Page(0, False, lambda b: {}),
+    # Two links, one per koppel, and which koppel entered the rounds.
+    "game_link": Page(12, True, _game),
     "director_queue": Page(9, True, _slug),
     # Paper and downloads: the score sheets (directors: QR codes of the table links; two of
     # the queries are the links' savepoint), the pairing sheet, standings and results.
@@ -131,6 +136,8 @@ POST_ONLY = {
     "game_close",
     "game_reopen",
     "game_confirm",
+    # The table phone's queue of rounds (JSON; tests/scoring/views/test_table_queue.py).
+    "table_round_send",
 }
 
 

@@ -323,12 +323,21 @@ def _messages() -> dict[str, str]:
             "director for your table's link."
         ),
         "link_unknown": _("That link is not a link of this game (any more)."),
-        "koppel_unknown": _("Choose which koppel you are: koppel A or koppel B."),
         "table_other_koppel_enters": _(
             "The rounds of this game are entered by %(team)s: you follow them here, and "
             "confirm or dispute the result once the game is over."
         ),
         "table_not_entering": _("Only the koppel that enters the rounds can undo one."),
+        # The phone's offline queue (issue 18): each round carries its own key.
+        "round_removed_meanwhile": _(
+            "Round %(number)s was stored and has been removed since (undone, or by the "
+            "director): it is not entered again by itself. Enter it again if it is still "
+            "needed."
+        ),
+        "round_key_elsewhere": _(
+            "This round was sent with the key of a round of another game: it was not "
+            "stored. Reload the page and enter it again."
+        ),
         "round_not_from_table": _(
             "Round %(number)s was entered by the director, not at this table: only the "
             "director can change it."

@@ -396,6 +396,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # A result entered at the table and not confirmed by the other koppel for this many minutes
 # lands in the director's queue (competitions that ask for confirmation): long enough for
 # the koppels to confirm at the table themselves, short enough for the same evening.
+# The release the table phone's service worker names its caches after (scoring/offline.py);
+# empty: a hash of the service worker and the files it keeps. Set it to force every phone
+# to drop its cached pages and files at the next visit.
+PWA_RELEASE = env_str("PWA_RELEASE", "")
 TABLE_CONFIRM_WAIT_MINUTES = env_int("TABLE_CONFIRM_WAIT_MINUTES", 10)
 if TABLE_CONFIRM_WAIT_MINUTES < 0:
     raise ImproperlyConfigured(

@@ -9,6 +9,7 @@ round is the engine's call, made by the services.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, cast
 
 from django import forms
@@ -32,12 +33,6 @@ def _id_field() -> forms.IntegerField:
     return forms.IntegerField(min_value=1, max_value=ID_MAX, widget=forms.HiddenInput)
 
 
-class TableKoppelForm(forms.Form):
-    """ "Which koppel are you?": the answer the phone remembers for this table link."""
-
-    koppel = forms.ChoiceField(choices=KOPPELS)
-
-
 class TableRoundForm(forms.Form):
     """One round as the table enters it.
 
@@ -45,11 +40,17 @@ class TableRoundForm(forms.Form):
     round. Any other result comes from `result` with the koppel in `side` (none for a
     redeal). `caller` offers the four seated players (left out without seats), the one
     whose turn it is preselected. `number` is the round the page adds (required).
+
+    `key` is the round's idempotency key (a UUID: made fresh for each page, by the phone's
+    script for each queued round; required with `key_required`, the queue's answer page)
+    and `seen` the `game_token` of the state the round was entered on.
     """
 
     number = forms.IntegerField(
         min_value=1, max_value=32767, required=False, widget=forms.HiddenInput
     )
+    key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    seen = seen_field()
     caller = forms.TypedChoiceField(label=_("Caller"), coerce=int, empty_value=None, required=False)
     quick = forms.ChoiceField(choices=KOPPELS, required=False)
     result = forms.ChoiceField(
@@ -70,11 +71,18 @@ class TableRoundForm(forms.Form):
         game: Game,
         expected_caller: int | None = None,
         next_number: int | None = None,
+        seen: str = "",
+        key_required: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        if next_number is not None and not self.is_bound:
-            self.initial["number"] = next_number
+        self.key_required = key_required
+        if not self.is_bound:
+            # Fresh for every page: the same form sent twice is one round.
+            self.initial["key"] = uuid.uuid4()
+            self.initial["seen"] = seen
+            if next_number is not None:
+                self.initial["number"] = next_number
         side = cast(forms.ChoiceField, self.fields["side"])
         side.choices = [("a", str(game.team_a)), ("b", str(game.team_b))]
         seated = [
@@ -93,6 +101,8 @@ class TableRoundForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         require_seen(self, "number", NUMBER_MISSING)
+        if self.key_required:
+            require_seen(self, "key")
         if data.get("quick"):
             data["result"], data["side"] = "gewone_winst", data["quick"]
             return data

@@ -365,6 +365,16 @@ class Round(models.Model):
         verbose_name=_("recorded by"),
         help_text=_("The director who entered it; empty for a table link or an import."),
     )
+    client_key = models.UUIDField(
+        _("sent as"),
+        null=True,
+        blank=True,
+        unique=True,
+        help_text=_(
+            "The key the table's phone made for this round (a retry or a replay of its "
+            "queue finds the round stored once); empty for a director or an import."
+        ),
+    )
     link = models.ForeignKey(
         "GameLink",
         on_delete=models.SET_NULL,

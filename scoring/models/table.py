@@ -12,24 +12,27 @@ from troefclub.history import HistoricalRecords
 
 
 class GameLink(models.Model):
-    """A game's private link for scoring at the table, without an account.
+    """One koppel's private way in to its game for scoring at the table, without an account.
 
-    `token` is the secret in the link (and its QR code). One koppel enters the rounds with
-    it; `entering_side` is that koppel ("a"/"b"), fixed by the first round entered; the
-    other koppel confirms or disputes with the same link. A revoked link (`revoked_at`)
-    opens nothing; a game has at most one link that is not revoked.
+    A game has one active link per koppel (`side`, "a"/"b"), each with its own `token`
+    (the secret in the link and its QR code): the token says which koppel the phone is.
+    The koppel whose link records the game's first round enters the rounds; the other
+    koppel confirms or disputes through its own link, so a confirmation is the opponents'
+    by construction (a phone holding one koppel's link can't speak for the other). A
+    revoked link (`revoked_at`) opens nothing; the next `game_links_ensure` makes a new
+    one for that koppel.
     """
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="links", verbose_name=_("game")
     )
-    token = models.CharField(_("token"), max_length=64, unique=True)
-    entering_side = models.CharField(
-        _("entering koppel"),
+    side = models.CharField(
+        _("koppel"),
         max_length=1,
-        blank=True,
         choices=[("a", _("koppel A")), ("b", _("koppel B"))],
+        help_text=_("The koppel this link is for: the phone that opens it is this koppel."),
     )
+    token = models.CharField(_("token"), max_length=64, unique=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
@@ -38,18 +41,18 @@ class GameLink(models.Model):
         verbose_name_plural = _("table links")
         constraints = [
             models.UniqueConstraint(
-                fields=["game"],
+                fields=["game", "side"],
                 condition=Q(revoked_at__isnull=True),
-                name="gamelink_one_active_per_game",
-                violation_error_message=_("This game has a link already; revoke it first."),
+                name="gamelink_one_active_per_koppel",
+                violation_error_message=_(
+                    "This koppel has a link to this game already; revoke it first."
+                ),
             ),
-            models.CheckConstraint(
-                condition=Q(entering_side__in=["", "a", "b"]), name="gamelink_side_valid"
-            ),
+            models.CheckConstraint(condition=Q(side__in=["a", "b"]), name="gamelink_side_valid"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id}:{self.token[:6]}…"
+        return f"{self.game_id}{self.side}:{self.token[:6]}…"
 
 
 class GameDispute(models.Model):

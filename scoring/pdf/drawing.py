@@ -27,11 +27,16 @@ PAGE_WIDTH, PAGE_HEIGHT = A4
 
 MARGIN = 14 * mm
 
-# The table link's QR code, top right of a score sheet: x, y (bottom left) and size in
-# points. Tests find the code on the rendered page by these.
+# The table links' QR codes, top right of a score sheet, koppel A's left of koppel B's:
+# x, y (bottom left) and size in points. Tests find the codes on the rendered page by these.
 QR_SIZE = 96.0
 
+QR_GAP = 14.0
+
 QR_X = PAGE_WIDTH - MARGIN - QR_SIZE
+
+# Where each koppel's code starts: {"a": x, "b": x}.
+QR_XS = {"a": QR_X - QR_SIZE - QR_GAP, "b": QR_X}
 
 QR_Y = PAGE_HEIGHT - MARGIN - QR_SIZE
 

@@ -20,8 +20,9 @@ from scoring.pdf.drawing import (
     MARGIN,
     PAGE_HEIGHT,
     PAGE_WIDTH,
+    QR_GAP,
     QR_SIZE,
-    QR_X,
+    QR_XS,
     QR_Y,
     Pen,
     draw_qr,
@@ -55,8 +56,8 @@ class GameSheet:
     are the four players clockwise (seats 1 and 3 are koppel A), None when not set yet:
     the sheet then has blank lines to write them on. `first_caller` is the seat (1-4)
     that calls the first round, when known. `target` says how the game ends ("20
-    points"), `legend` lists the results with their points. `url` is the table link the
-    QR code holds.
+    points"), `legend` lists the results with their points. `urls` are the two koppels'
+    table links (A's, B's) their QR codes hold.
     """
 
     competition: str
@@ -71,7 +72,7 @@ class GameSheet:
     target: str
     grid_rows: int
     legend: str
-    url: str
+    urls: tuple[str, str]
     reference: str
 
 
@@ -95,7 +96,7 @@ def game_sheets_pdf(sheets: Sequence[GameSheet], *, title: str = "") -> bytes:
 def _draw_sheet(pen: Pen, sheet: GameSheet) -> None:
     left, right = MARGIN, PAGE_WIDTH - MARGIN
     width = right - left
-    head_width = QR_X - left - 12
+    head_width = QR_XS["a"] - left - 12
     top = PAGE_HEIGHT - MARGIN
 
     # Heading: competition, matchday, the table big (what players look for), the target.
@@ -111,19 +112,34 @@ def _draw_sheet(pen: Pen, sheet: GameSheet) -> None:
         y -= 14
     pen.text(left, y, _("Target: %(target)s") % {"target": sheet.target}, size=10.5, bold=True)
 
-    # The table link: the QR code and what it is for.
-    draw_qr(pen.canvas, sheet.url, QR_X, QR_Y, QR_SIZE)
-    pen.text(
-        QR_X + QR_SIZE / 2,
-        QR_Y - 8,
-        _("Scan to enter the rounds"),
-        size=7,
-        align="center",
-        width=QR_SIZE + 20,
-    )
+    # The table links, one per koppel: its QR code and whose it is. Each koppel scans its
+    # own: the one that enters the rounds can't confirm them.
+    for (letter, koppel), url in zip(
+        (("a", sheet.koppel_a), ("b", sheet.koppel_b)), sheet.urls, strict=True
+    ):
+        x = QR_XS[letter]
+        draw_qr(pen.canvas, url, x, QR_Y, QR_SIZE)
+        caption = _("Koppel %(letter)s scans this") % {"letter": letter.upper()}
+        pen.text(
+            x + QR_SIZE / 2,
+            QR_Y - 8,
+            caption,
+            size=7,
+            bold=True,
+            align="center",
+            width=QR_SIZE + QR_GAP - 2,
+        )
+        pen.text(
+            x + QR_SIZE / 2,
+            QR_Y - 16,
+            koppel.name,
+            size=6.5,
+            align="center",
+            width=QR_SIZE + QR_GAP - 2,
+        )
 
     # The two koppels side by side.
-    y = QR_Y - 24
+    y = QR_Y - 32
     column = (width - 16) / 2
     depth = 0.0
     for index, (letter, koppel) in enumerate((("A", sheet.koppel_a), ("B", sheet.koppel_b))):

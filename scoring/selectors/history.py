@@ -463,7 +463,7 @@ def game_history(*, game: Game) -> list[HistoryLine]:
     """
     game_records = history_of(Game, id=game.pk)
     # The koppel that enters with the link a round came through: who added it at the table.
-    link_side = GameLink.objects.filter(pk=OuterRef("link_id")).values("entering_side")[:1]
+    link_side = GameLink.objects.filter(pk=OuterRef("link_id")).values("side")[:1]
     round_records = history_of(Round, annotate={"link_side": Subquery(link_side)}, game_id=game.pk)
     seats = ("seat_1_id", "seat_2_id", "seat_3_id", "seat_4_id")
     names = history_names(

@@ -5,14 +5,17 @@ table's sheet, and the director's queue of disputes and unconfirmed results.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from scoring.engine_inputs import game_round_inputs
 from scoring.models import Game, GameDispute, GameLink, Round
+from scoring.rules import GameState, RuleViolation, replay
 from scoring.selectors.sheet import SheetRow, game_next_caller, game_sheet
 from tournaments.models import Competition
 from tournaments.selectors import TEAM_JOINS
@@ -31,23 +34,17 @@ def table_link(*, token: str) -> GameLink | None:
     return GameLink.objects.filter(token=token, revoked_at__isnull=True).first()
 
 
-def game_entering_koppels(*, game: Game, link: GameLink | None = None) -> frozenset[str]:
-    """The koppels ("a"/"b") that entered rounds of `game` at the table: the entering
-    koppel of the links its stored rounds came through, and of `link` (the table's own).
-    One query.
+def game_entering_koppels(*, game: Game) -> frozenset[str]:
+    """The koppels ("a"/"b") that entered the stored rounds of `game` at the table: the
+    sides of the links they came through. One query.
 
-    They don't confirm or dispute what they entered: the other koppel does. A game entered
-    by the director only has none, and either koppel may confirm it.
+    That koppel enters the rounds and doesn't confirm or dispute them: the other koppel
+    does, through its own link. A game entered by the director only has none, and either
+    koppel may confirm it; a rejection (its rounds removed) frees it again.
     """
-    sides = set(
-        GameLink.objects.filter(rounds__game=game)
-        .exclude(entering_side="")
-        .values_list("entering_side", flat=True)
-        .distinct()
+    return frozenset(
+        GameLink.objects.filter(rounds__game=game).values_list("side", flat=True).distinct()
     )
-    if link is not None and link.entering_side:
-        sides.add(link.entering_side)
-    return frozenset(sides)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +54,9 @@ class TableSheet:
     `lines` are the score sheet rows, each with its result in words; `seen` the
     `game_token` the page's forms send back; `next_caller` the player whose turn it is to
     call (None when unknown); `dispute` the open dispute; `entering` the koppels ("a"/"b")
-    that entered rounds at the table (`game_entering_koppels`: they don't confirm).
+    that entered rounds at the table (`game_entering_koppels`: they don't confirm);
+    `engine` the game's rules and state for the phone's own copy of the scoring rules
+    (`table_engine`).
     """
 
     lines: list[tuple[SheetRow, str]]
@@ -65,26 +64,70 @@ class TableSheet:
     next_caller: int | None
     dispute: GameDispute | None
     entering: frozenset[str]
+    engine: dict[str, Any]
 
     @property
     def last_round(self) -> Round | None:
         return self.lines[-1][0].round if self.lines else None
 
 
-def game_table_sheet(*, game: Game, link: GameLink) -> TableSheet:
-    """The table page's view of `game` (as `game_detail` reads it) through its `link`:
-    three queries (the rounds, the open dispute, the koppels that entered rounds)."""
+def game_table_sheet(*, game: Game) -> TableSheet:
+    """The table page's view of `game` (as `game_detail` reads it): three queries (the
+    rounds, the open dispute, the koppels that entered rounds)."""
     from scoring.tokens import game_token  # tokens imports the models, as this module does
 
     rows = game_sheet(game=game)
     rounds = [row.round for row in rows]
     return TableSheet(
+        engine=table_engine(game=game, rounds=rounds),
         lines=[(row, str(RESULT_LABELS.get(row.round.result, row.round.result))) for row in rows],
         seen=game_token(game, rounds),
         next_caller=game_next_caller(game=game, rounds=rounds),
         dispute=game.disputes.filter(resolved_at__isnull=True).first(),
-        entering=game_entering_koppels(game=game, link=link),
+        entering=game_entering_koppels(game=game),
     )
+
+
+def table_engine(*, game: Game, rounds: Sequence[Round]) -> dict[str, Any]:
+    """What the table phone's copy of the scoring rules (static/js/table_rules.js) needs to
+    score the rounds it queues offline exactly as the engine will: the competition's rule
+    set, the game's state after its stored `rounds` (in order) and the seated player ids
+    (seats 1–4; None without seats). JSON-ready. `state` is None when the stored rounds
+    no longer fit the rules (the phone then queues without a running score).
+    """
+    rules = game.match.matchday.competition.rule_set
+    state: GameState | None
+    try:
+        state = replay(rules, game_round_inputs(game, rounds), first_caller=game.first_caller).state
+        if game.status == Game.Status.CLOSED and not state.finished:
+            state = state.close()  # the director's close, as `game_inputs_replay` keeps it
+    except RuleViolation:
+        state = None
+    return {
+        "rules": {
+            "target_score": rules.target_score,
+            "fixed_rounds": rules.fixed_rounds,
+            "kap_partner_allowed": rules.kap_partner_allowed,
+            "early_kap_penalty": rules.early_kap_penalty,
+            "stinkende_kap_bonus": rules.stinkende_kap_bonus,
+            "stinkende_baunie_bonus": rules.stinkende_baunie_bonus,
+            "redeal_allowed": rules.redeal_allowed,
+            "callers_required": rules.callers_required,
+        },
+        "state": None if state is None else engine_state(state),
+        "seats": list(game.seats) if None not in game.seats else None,
+    }
+
+
+def engine_state(state: GameState) -> dict[str, Any]:
+    """A `GameState` as the phone's rules copy takes it (JSON-ready)."""
+    return {
+        "score": [state.score.a, state.score.b],
+        "rounds": state.rounds,
+        "played": state.played,
+        "caller": state.caller,
+        "closed": state.closed,
+    }
 
 
 # What the director's queue shows of each game: its place and koppels' names.

@@ -26,24 +26,20 @@ from scoring.services.games import (
     game_write_needed,
 )
 from scoring.services.refresh import standings_refresh_on_commit
-from scoring.services.table import (
-    DISPUTE_COMMENT_MAX_LENGTH,
-    ROUND_REJECT_REASON,
-    koppel_checked,
-    link_locked,
-)
+from scoring.services.table import DISPUTE_COMMENT_MAX_LENGTH, ROUND_REJECT_REASON, link_locked
 from scoring.tokens import game_token
 from troefclub.writes import acting_user
 
 
-def _table_verdict_allowed(game: Game, link: GameLink, koppel: str) -> None:
-    """Whether `koppel` may confirm or dispute locked `game`'s result at the table.
+def _table_verdict_allowed(game: Game, link: GameLink) -> None:
+    """Whether the koppel of `link` may confirm or dispute locked `game`'s result at the
+    table: not the koppel that entered the rounds, whatever phone or browser it uses.
 
     Raises RuleViolation: `game_not_over`, `table_own_rounds` (it entered them).
     """
     if game.status == Game.Status.OPEN:
         raise RuleViolation("game_not_over")
-    if koppel in game_entering_koppels(game=game, link=link):
+    if link.side in game_entering_koppels(game=game):
         raise RuleViolation("table_own_rounds")
 
 
@@ -110,41 +106,41 @@ def _game_confirm_locked(game: Game, *, user: Any = None, koppel: str = "") -> b
 
 
 @transaction.atomic
-def table_game_confirm(*, token: str, koppel: str, seen: str) -> Game:
-    """The other koppel agrees with the result entered at the table: the game is
-    confirmed (`confirmed_at`, `confirmed_side` = `koppel`) and, with confirmation on,
-    counts in the standings from now.
+def table_game_confirm(*, token: str, seen: str) -> Game:
+    """The other koppel agrees, through its own link `token`, with the result entered at
+    the table: the game is confirmed (`confirmed_at`, `confirmed_side` = the link's
+    koppel) and, with confirmation on, counts in the standings from now.
 
     `seen` is the `game_token` of the result the koppel saw. Confirmed already (the button
     pressed twice, or by the director) stays as it was confirmed.
 
-    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `game_changed_meanwhile`,
-    `game_not_over`, `table_own_rounds` (the entering koppel can't confirm its own
-    rounds), `game_disputed`.
+    Raises RuleViolation: `link_invalid`, `game_changed_meanwhile`, `game_not_over`,
+    `table_own_rounds` (the entering koppel's link can't confirm its own rounds),
+    `game_disputed`.
     """
     link, game = link_locked(token)
-    koppel_checked(koppel)
     if seen != game_token(game, list(game.rounds.all())):
         raise RuleViolation("game_changed_meanwhile")
     if game.confirmed_at is not None:
         return game
-    _table_verdict_allowed(game, link, koppel)
+    _table_verdict_allowed(game, link)
     if dispute_open(game) is not None:
         raise RuleViolation("game_disputed")
-    _game_confirm_locked(game, koppel=koppel)
+    _game_confirm_locked(game, koppel=link.side)
     return game
 
 
 @transaction.atomic
-def table_game_dispute(*, token: str, koppel: str, comment: str, seen: str) -> GameDispute:
-    """The other koppel disagrees with the result entered at the table: a dispute with
+def table_game_dispute(*, token: str, comment: str, seen: str) -> GameDispute:
+    """The other koppel disagrees, through its own link `token`, with the result entered
+    at the table: a dispute with
     `comment` (what is wrong, required) goes to the director's queue, and the table can
     neither add nor undo rounds until the director resolves it (`game_dispute_resolve`).
 
     `seen` is the `game_token` of the result disputed. The same dispute sent twice is
     stored once.
 
-    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `dispute_comment_missing`,
+    Raises RuleViolation: `link_invalid`, `dispute_comment_missing`,
     `dispute_comment_too_long` (param limit), `game_disputed` (another dispute is open),
     `game_changed_meanwhile`, `game_not_over`, `game_confirmed`, `table_own_rounds`.
     """
@@ -154,24 +150,23 @@ def table_game_dispute(*, token: str, koppel: str, comment: str, seen: str) -> G
     if len(text) > DISPUTE_COMMENT_MAX_LENGTH:
         raise RuleViolation("dispute_comment_too_long", limit=DISPUTE_COMMENT_MAX_LENGTH)
     link, game = link_locked(token)
-    koppel_checked(koppel)
     dispute = dispute_open(game)
     if dispute is not None:
-        if (dispute.side, dispute.comment) == (koppel, text):
+        if (dispute.side, dispute.comment) == (link.side, text):
             return dispute  # sent twice
         raise RuleViolation("game_disputed")
     if seen != game_token(game, list(game.rounds.all())):
         raise RuleViolation("game_changed_meanwhile")
     if game.confirmed_at is not None:
         raise RuleViolation("game_confirmed")
-    _table_verdict_allowed(game, link, koppel)
-    return GameDispute.objects.create(game=game, side=koppel, comment=text)
+    _table_verdict_allowed(game, link)
+    return GameDispute.objects.create(game=game, side=link.side, comment=text)
 
 
 def _game_send_back(game: Game, rounds: Sequence[Round]) -> None:
     """Remove the result of locked `game` so its table enters it again: every round
     deleted (kept in the history, `ROUND_REJECT_REASON`), entered totals cleared, the game
-    open at 0–0 and unconfirmed, and its link's entering koppel free again."""
+    open at 0–0 and unconfirmed; with the rounds gone, either koppel may enter again."""
     status_before = game.status
     for rnd in reversed(rounds):  # the last first: the numbers below stay as they are
         rnd._change_reason = ROUND_REJECT_REASON  # type: ignore[attr-defined]
@@ -183,7 +178,6 @@ def _game_send_back(game: Game, rounds: Sequence[Round]) -> None:
     if game.confirmed_at is not None:  # a 0–0 that stayed 0–0: game_state_store kept it
         game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
         game.save(update_fields=["confirmed_at", "confirmed_by", "confirmed_side"])
-    GameLink.objects.filter(game=game, revoked_at__isnull=True).update(entering_side="")
     game_refresh_on_commit(game, status_before)
 
 

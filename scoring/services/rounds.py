@@ -5,6 +5,7 @@ stores what it decides.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -142,6 +143,7 @@ def round_record(
     tricks: tuple[int, int] | None = None,
     user: Any = None,
     link: GameLink | None = None,
+    client_key: uuid.UUID | None = None,
 ) -> Round:
     """Add the next round to a game and return it, with its points from the engine.
 
@@ -150,7 +152,8 @@ def round_record(
     `expected_number` (required) is the round number the scorer's form was made for: when
     another phone, or the same form sent twice, recorded that round meanwhile, nothing is
     saved twice. A round loaded without a form goes through `game_rounds_load`. `link` is
-    the table link the round was entered with (`table_round_record`), None for a director.
+    the table link the round was entered with (`table_round_record`), None for a director;
+    `client_key` the idempotency key its phone made (`table_round_record` looks it up first).
 
     Raises RuleViolation: `game_unknown`, `game_has_totals`, `round_already_recorded`
     (param number: that round is stored already, exactly like this: a form sent twice),
@@ -199,6 +202,7 @@ def round_record(
         points_b=step.points.b,
         recorded_by=acting_user(user),
         link=link,
+        client_key=client_key,
     )
     status_before = game.status
     game_state_store(game, Replay(state=step.state, points=(*before.points, step.points)))

@@ -1,48 +1,58 @@
-"""Scoring at the table: a game's private link, and the rounds a koppel enters or undoes on
-it.
+"""Scoring at the table: each koppel's private link to its game, and the rounds the entering
+koppel records or undoes with it (a tap on the phone, or its offline queue sent later).
 """
 
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import Game, GameLink, Round
 from scoring.rules import RuleViolation
+from scoring.selectors.table import game_entering_koppels
 from scoring.services.disputes import dispute_open
 from scoring.services.games import game_locked
 from scoring.services.rounds import round_of, round_record, round_undo
+from scoring.tokens import game_token, game_token_now
+
+SIDES = ("a", "b")
 
 
 @transaction.atomic
-def game_links_ensure(*, game_ids: Sequence[int]) -> dict[int, GameLink]:
-    """The active table link of each game in `game_ids`, made where a game has none.
+def game_links_ensure(*, game_ids: Sequence[int]) -> dict[int, dict[str, GameLink]]:
+    """The active table links of each game in `game_ids`, one per koppel, made where
+    missing.
 
-    Returns {game id: GameLink}. Idempotent: a second call returns the same links (the
-    partial unique constraint `gamelink_one_active_per_game` keeps it one per game even
-    when two directors print at once; the loser of that race reads the winner's link).
-    Unknown ids are left out.
+    Returns {game id: {"a": koppel A's link, "b": koppel B's link}}. Idempotent: a second
+    call returns the same links (the partial unique constraint
+    `gamelink_one_active_per_koppel` keeps it one per koppel even when two directors print
+    at once; the loser of that race reads the winner's link). Unknown ids are left out.
     """
     wanted = set(game_ids)
-    links = {
-        link.game_id: link
-        for link in GameLink.objects.filter(game_id__in=wanted, revoked_at__isnull=True)
-    }
-    missing = sorted(
-        set(Game.objects.filter(pk__in=wanted - links.keys()).values_list("pk", flat=True))
-    )
+
+    def active() -> dict[int, dict[str, GameLink]]:
+        found: dict[int, dict[str, GameLink]] = {}
+        for link in GameLink.objects.filter(game_id__in=wanted, revoked_at__isnull=True):
+            found.setdefault(link.game_id, {})[link.side] = link
+        return found
+
+    links = active()
+    complete = {game_id for game_id, sides in links.items() if len(sides) == len(SIDES)}
+    existing = set(Game.objects.filter(pk__in=wanted - complete).values_list("pk", flat=True))
+    missing = [
+        GameLink(game_id=game_id, side=side, token=secrets.token_urlsafe(24))
+        for game_id in sorted(existing)
+        for side in SIDES
+        if side not in links.get(game_id, {})
+    ]
     if missing:
-        GameLink.objects.bulk_create(
-            [GameLink(game_id=game_id, token=secrets.token_urlsafe(24)) for game_id in missing],
-            ignore_conflicts=True,
-        )
-        links.update(
-            (link.game_id, link)
-            for link in GameLink.objects.filter(game_id__in=missing, revoked_at__isnull=True)
-        )
+        GameLink.objects.bulk_create(missing, ignore_conflicts=True)
+        links = active()
     return links
 
 
@@ -52,16 +62,6 @@ DISPUTE_COMMENT_MAX_LENGTH = 500
 # The `history_change_reason` of the rounds a director's rejection removes: the history
 # keeps them (simple-history), and says why they went.
 ROUND_REJECT_REASON = "rejected"
-
-
-def koppel_checked(koppel: str) -> str:
-    """`koppel` ("a"/"b"): the koppel a phone at the table said it is.
-
-    Raises RuleViolation: `koppel_unknown`.
-    """
-    if koppel not in ("a", "b"):
-        raise RuleViolation("koppel_unknown")
-    return koppel
 
 
 def link_locked(token: str) -> tuple[GameLink, Game]:
@@ -74,7 +74,7 @@ def link_locked(token: str) -> tuple[GameLink, Game]:
     if game_id is None:
         raise RuleViolation("link_invalid")
     game = game_locked(game_id)
-    # Locked too: the first round entered through it fixes its koppel, once.
+    # Locked too: a revocation meanwhile is seen.
     link = GameLink.objects.select_for_update().filter(token=token, game_id=game_id).first()
     if link is None or link.revoked_at is not None:
         raise RuleViolation("link_invalid")
@@ -83,12 +83,14 @@ def link_locked(token: str) -> tuple[GameLink, Game]:
 
 @transaction.atomic
 def game_link_revoke(*, game_id: int, link_id: int) -> GameLink:
-    """Revoke a game's table link (a link that got out, a phone that must stop); returns it.
+    """Revoke one koppel's table link (a link that got out, a phone that must stop);
+    returns it.
 
     The token opens nothing any more; the next `game_links_ensure` (the director's link
-    page, a printed sheet) makes a new one. `link_id` is the link the director's page
-    showed: revoking it twice (the button pressed twice) changes nothing, and never
-    revokes the new link made meanwhile. Rounds entered with it stay.
+    page, a printed sheet) makes a new one for that koppel; the other koppel's link
+    stays. `link_id` is the link the director's page showed: revoking it twice (the
+    button pressed twice) changes nothing, and never revokes the new link made meanwhile.
+    Rounds entered with it stay.
 
     Raises RuleViolation: `game_unknown`, `link_unknown` (not a link of this game).
     """
@@ -102,35 +104,115 @@ def game_link_revoke(*, game_id: int, link_id: int) -> GameLink:
     return link
 
 
+@dataclass(frozen=True, slots=True)
+class TableRound:
+    """A round sent from the table's phone, as the server took it.
+
+    `round` is the stored round; `stored_already` says it was stored by an earlier send of
+    the same `client_key` (a retry, a lost answer, a second tab replaying the queue).
+    `game_token` is the game's `game_token` now: the phone sends it as `seen` with its next
+    queued round. It is "" when the game changed since `round` was stored by more than
+    this link's own later rounds (a director's correction, an undo): the next queued round
+    is then refused (`game_changed_meanwhile`) instead of applied over the newer state.
+    """
+
+    round: Round
+    stored_already: bool
+    game_token: str
+
+
+def _entering_checked(game: Game, link: GameLink) -> None:
+    """Only the koppel that entered the stored rounds enters more (any koppel before the
+    first). Raises RuleViolation: `table_other_koppel_enters` (param team)."""
+    entering = game_entering_koppels(game=game)
+    if entering and link.side not in entering:
+        raise RuleViolation("table_other_koppel_enters", team=sorted(entering)[0])
+
+
+def _sent_before(game: Game, link: GameLink, client_key: uuid.UUID) -> TableRound | None:
+    """The round stored already with `client_key` through `link`, or None for a new key.
+
+    Raises RuleViolation: `round_key_elsewhere` (the key belongs to another game or
+    link: a broken or forged phone), `round_removed_meanwhile` (param number: it was
+    stored, then undone or removed; sending it again would bring it back).
+    """
+    rnd = Round.objects.filter(client_key=client_key).first()
+    if rnd is None:
+        removed = (
+            Round.history.filter(client_key=client_key)
+            .order_by("-history_id")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if removed is not None:
+            raise RuleViolation("round_removed_meanwhile", number=removed)
+        return None
+    if rnd.game_id != game.pk or rnd.link_id != link.pk:
+        raise RuleViolation("round_key_elsewhere")
+    added = (
+        Round.history.filter(id=rnd.pk, history_type="+")
+        .order_by("history_id")
+        .values_list("history_id", flat=True)
+        .first()
+    )
+    # What happened to the game since: only this link's own later rounds keep the
+    # phone's queue valid (each built on the one before); anything else (a correction, an
+    # undo, a director's round, a rejection) makes the next queued round a refusal.
+    changed = (
+        added is None
+        or Round.history.filter(game_id=game.pk, history_id__gt=added)
+        .exclude(history_type="+", link_id=link.pk)
+        .exists()
+    )
+    token = "" if changed else game_token(game, list(game.rounds.all()))
+    return TableRound(round=rnd, stored_already=True, game_token=token)
+
+
 @transaction.atomic
 def table_round_record(
     *,
     token: str,
-    koppel: str,
     expected_number: int,
     result: str,
     side: str,
     caller_id: int | None = None,
     tricks: tuple[int, int] | None = None,
-) -> Round:
+    client_key: uuid.UUID | None = None,
+    seen: str | None = None,
+) -> TableRound:
     """Record the next round of the link's game from the table's phone (`round_record`).
 
-    `token` is the table link's secret: it opens its own game only. `koppel` ("a"/"b") is
-    the koppel the phone said it is: the first round entered through the link makes it the
-    link's entering koppel, and from then on only that koppel enters rounds (the other one
-    confirms). `expected_number` is the round number the phone's page was showing: a
-    double tap or a retried request finds the round stored once (`round_already_recorded`).
+    `token` is a koppel's table link: it opens its own game only, as that koppel. The
+    first round entered makes the link's koppel the entering one; from then on only that
+    koppel enters rounds (the other one confirms). `expected_number` is the round number
+    the phone gave the round (the stored rounds plus those queued before it).
 
-    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `table_other_koppel_enters`
-    (param team: the entering one), `game_confirmed`, `game_disputed`, and everything
-    `round_record` raises (`game_finished` on a game that is over).
+    `client_key` is the idempotency key the phone made for this round: a key stored on
+    this game already (a retry, a lost answer, two tabs replaying one queue) returns that
+    round (`stored_already`), nothing stored twice. `seen` is the `game_token` the phone
+    built the round on (the page's, then each answer's `game_token`): a new round on
+    another state is refused (`game_changed_meanwhile`), never applied over a
+    correction made meanwhile. None: not checked (an import-like caller).
+
+    Raises RuleViolation: `link_invalid`, `round_key_elsewhere`,
+    `round_removed_meanwhile` (param number), `game_changed_meanwhile`,
+    `table_other_koppel_enters` (param team: the entering one), `game_confirmed`,
+    `game_disputed`, and everything `round_record` raises (`game_finished` on a game that
+    is over, `round_already_recorded` for a double tap without a key).
     """
     link, game = link_locked(token)
-    koppel_checked(koppel)
-    if link.entering_side and link.entering_side != koppel:
-        raise RuleViolation("table_other_koppel_enters", team=link.entering_side)
-    if expected_number > game.rounds.count():
-        # A new round, not a retry of one stored already (`round_record` says that one).
+    if client_key is not None:
+        sent = _sent_before(game, link, client_key)
+        if sent is not None:
+            return sent
+    _entering_checked(game, link)
+    rounds = list(game.rounds.all())
+    # A keyed round is always new (its retries were found above); a form without a key
+    # that adds a round stored already is a double tap, which `round_record` names.
+    new = client_key is not None or expected_number > len(rounds)
+    if new and seen is not None and seen != game_token(game, rounds):
+        raise RuleViolation("game_changed_meanwhile")
+    if expected_number > len(rounds):
         if game.confirmed_at is not None:
             raise RuleViolation("game_confirmed")
         if dispute_open(game) is not None:
@@ -143,32 +225,30 @@ def table_round_record(
         caller_id=caller_id,
         tricks=tricks,
         link=link,
+        client_key=client_key,
     )
-    if not link.entering_side:
-        link.entering_side = koppel
-        link.save(update_fields=["entering_side"])
-    return rnd
+    return TableRound(round=rnd, stored_already=False, game_token=game_token_now(game_id=game.pk))
 
 
 @transaction.atomic
-def table_round_undo(*, token: str, koppel: str, round_id: int, seen: str) -> int:
+def table_round_undo(*, token: str, round_id: int, seen: str) -> int:
     """Undo the table's own last round (`round_undo`); returns its number.
 
-    Only the link's entering koppel undoes, only a round entered through this link, only
-    while the game is neither confirmed nor disputed. `round_id` is the round the page
-    showed as the last one and `seen` the page's `game_token`.
+    Only the entering koppel's link undoes, only a round entered through it, only while
+    the game is neither confirmed nor disputed. `round_id` is the round the page showed
+    as the last one and `seen` the page's `game_token`.
 
-    Raises RuleViolation: `link_invalid`, `koppel_unknown`, `table_not_entering`,
-    `round_unknown` (not a round of this game, or undone already: the form sent twice),
+    Raises RuleViolation: `link_invalid`, `table_not_entering`, `round_unknown` (not a
+    round of this game, or undone already: the form sent twice),
     `game_changed_meanwhile`, `round_not_from_table` (param number), `game_confirmed`,
     `game_disputed`, `game_closed_by_director` (the director closed it: frozen for the
     table, or undoing round after round would take the game back from the director).
     """
     link, game = link_locked(token)
-    if link.entering_side != koppel_checked(koppel):
-        raise RuleViolation("table_not_entering")
     rounds = list(game.rounds.order_by("number"))
     doomed = round_of(rounds, round_id)
+    if link.side not in game_entering_koppels(game=game):
+        raise RuleViolation("table_not_entering")
     if doomed is not rounds[-1]:
         raise RuleViolation("game_changed_meanwhile")
     if doomed.link_id != link.pk:

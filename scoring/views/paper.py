@@ -155,7 +155,7 @@ def _games_with_names(games: QuerySet[Game]) -> list[Game]:
 
 def game_sheets(request: HttpRequest, games: Sequence[Game]) -> list[GameSheet]:
     """What the score sheet of each of `games` (read by `_games_with_names`) shows, with
-    its table link made where it has none (`game_links_ensure`)."""
+    its two table links (one per koppel) made where missing (`game_links_ensure`)."""
     links = game_links_ensure(game_ids=[game.pk for game in games])
     sheets = []
     for game in games:
@@ -178,7 +178,10 @@ def game_sheets(request: HttpRequest, games: Sequence[Game]) -> list[GameSheet]:
                 target=target_text(competition),
                 grid_rows=grid_rows(competition),
                 legend=legend_text(competition),
-                url=table_link_url(request, links[game.pk].token),
+                urls=(
+                    table_link_url(request, links[game.pk]["a"].token),
+                    table_link_url(request, links[game.pk]["b"].token),
+                ),
                 reference=_("game %(id)s") % {"id": game.pk},
             )
         )

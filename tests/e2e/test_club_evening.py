@@ -164,16 +164,20 @@ def games_by_table(competition: Competition) -> dict[int, Game]:
     return {game.table: game for game in games}
 
 
-def table_link(evening: Evening, page: Any, card: Any, name: str = "") -> str:
-    """From the board: the table's link page (its QR code); the link it holds."""
+def table_link(evening: Evening, page: Any, card: Any, name: str = "") -> tuple[str, str]:
+    """From the board: the table's link page (a QR code per koppel); the links of koppel A
+    and koppel B it holds."""
     card.locator(".board-link").click()
-    expect(page.locator("#table-qr svg")).to_be_visible()
-    url = page.locator("#table-url").get_attribute("href")
-    assert url is not None and "/t/" in url
-    assert page.locator("#table-url").inner_text() == url  # the QR's text, shown in words
+    urls = []
+    for side in "ab":
+        expect(page.locator(f"#table-qr-{side} svg")).to_be_visible()
+        url = page.locator(f"#table-url-{side}").get_attribute("href")
+        assert url is not None and "/t/" in url
+        assert page.locator(f"#table-url-{side}").inner_text() == url  # the QR's text, in words
+        urls.append(url)
     if name:
         evening.shots(page, name)
-    return url
+    return urls[0], urls[1]
 
 
 def other_result(phone: Any, result: str, side: str) -> None:
@@ -261,13 +265,12 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
 
     # ---- 3. Its table link; a phone without an account enters the game as koppel A.
     page.locator("#board-link").click()
-    url = table_link(evening, page, cards[1], "game-link")
+    url, url_b = table_link(evening, page, cards[1], "game-link")
     scorer = evening.page(PHONE)
     evening.visit(scorer, url)
-    expect(scorer.locator("#which-koppel")).to_be_visible()
+    expect(scorer.locator("#who-am-i")).to_contain_text(str(first.team_a))
     expect(scorer.locator("#table-rounds-title")).to_have_text("Rondes")
     evening.shots(scorer, "table-koppel")
-    scorer.locator("#koppel-a").click()
     expect(scorer.locator("#table-round-form #id_caller option:checked")).to_have_text(str(a_2))
     quick_a, quick_b = scorer.locator("#quick-a"), scorer.locator("#quick-b")
     # Ten one-tap rounds and a kap: 6–0, 6–4, 11–4 (kap), then to 21–4.
@@ -298,8 +301,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     evening.visit(display, display_url + "?view=standings")
     expect(display.locator('.display-heading [data-heading="standings"]')).to_have_text("Stand")
     checker = evening.page(PHONE)
-    evening.visit(checker, url)
-    checker.locator("#koppel-b").click()
+    evening.visit(checker, url_b)
     expect(checker.locator("#table-confirm")).to_be_visible()
     evening.shots(checker, "table-confirm")
     checker.locator("#table-confirm").click()
@@ -362,10 +364,9 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     # ---- 5. Table 2: entered at the table, disputed by the opponents.
     second = games[2]
     page.locator("#board-link").click()
-    url = table_link(evening, page, cards[2])
+    url, url_b = table_link(evening, page, cards[2])
     scorer = evening.page(PHONE)
     evening.visit(scorer, url)
-    scorer.locator("#koppel-a").click()
     a = b = 0
     for step in ["a", "b", "kap", "kap", "a", "kap", "kap"]:  # 24–2
         if step == "kap":
@@ -380,8 +381,7 @@ def test_a_club_evening_in_dutch(browser, live_server, monkeypatch):
     page.locator(".board-nav-link").click()
     expect(cards[2]).to_have_attribute("data-state", "awaiting", timeout=POLLED)
     checker = evening.page(PHONE)
-    evening.visit(checker, url)
-    checker.locator("#koppel-b").click()
+    evening.visit(checker, url_b)
     comment = "Ronde 3 was een gewone winst, geen kap."
     checker.locator("#table-dispute-form textarea").fill(comment)
     checker.locator("#table-dispute").click()

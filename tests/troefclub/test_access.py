@@ -86,6 +86,9 @@ NOT_DIRECTED = {
     "hall_display",
     "game_detail",
     "table_sheet",
+    "table_round_send",
+    "table_manifest",
+    "service_worker",
     "director_home",
 }
 

@@ -189,10 +189,11 @@ def qr_matrix(url: str) -> list[list[bool]]:
     return [[bool(code.isDark(row, col)) for col in range(count)] for row in range(count)]
 
 
-def drawn_matrix(image: Image.Image, scale: float, count: int) -> list[list[bool]]:
-    """Read the modules of the QR code drawn at `drawing.QR_X/QR_Y/QR_SIZE` off the page."""
+def drawn_matrix(image: Image.Image, scale: float, count: int, side: str = "a") -> list[list[bool]]:
+    """Read the modules of koppel `side`'s QR code drawn at `drawing.QR_XS[side]`,
+    `QR_Y`, `QR_SIZE` off the page."""
     module = drawing.QR_SIZE / (count + 8)  # four modules of quiet zone each side
-    left = drawing.QR_X + 4 * module
+    left = drawing.QR_XS[side] + 4 * module
     top = drawing.PAGE_HEIGHT - (drawing.QR_Y + drawing.QR_SIZE) + 4 * module
 
     def dark(row: int, col: int) -> bool:
@@ -204,18 +205,20 @@ def drawn_matrix(image: Image.Image, scale: float, count: int) -> list[list[bool
     return [[dark(row, col) for col in range(count)] for row in range(count)]
 
 
-def test_the_sheet_qr_code_is_the_games_table_link(
+def test_the_sheet_has_each_koppels_own_qr_code(
     client: Client, evening: Evening, director: User
 ) -> None:
     client.force_login(director)
     [page] = pages(sheet_pdf(client, evening.seated), scale=4)
-    link = GameLink.objects.get(game=evening.seated, revoked_at__isnull=True)
-    expected = qr_matrix(paper.table_link_url(RequestFactory().get("/"), link.token))
-    assert link.token in paper.table_link_url(RequestFactory().get("/"), link.token)
-    assert drawn_matrix(page.image, 4, len(expected)) == expected
-    # Another token draws another code: the comparison can tell them apart.
-    other = qr_matrix(paper.table_link_url(RequestFactory().get("/"), "x" * 32))
-    assert drawn_matrix(page.image, 4, len(other)) != other
+    for side in ("a", "b"):
+        link = GameLink.objects.get(game=evening.seated, side=side, revoked_at__isnull=True)
+        expected = qr_matrix(paper.table_link_url(RequestFactory().get("/"), link.token))
+        assert link.token in paper.table_link_url(RequestFactory().get("/"), link.token)
+        assert drawn_matrix(page.image, 4, len(expected), side) == expected
+        # Another token draws another code: the comparison can tell them apart.
+        other = qr_matrix(paper.table_link_url(RequestFactory().get("/"), "x" * 32))
+        assert drawn_matrix(page.image, 4, len(other), side) != other
+    assert "Koppel A scans this" in page.text and "Koppel B scans this" in page.text
 
 
 def test_a_second_print_keeps_the_link_and_a_revoked_one_is_replaced(
@@ -223,13 +226,15 @@ def test_a_second_print_keeps_the_link_and_a_revoked_one_is_replaced(
 ) -> None:
     client.force_login(director)
     sheet_pdf(client, evening.seated)
-    first = GameLink.objects.get(game=evening.seated)
+    first = set(GameLink.objects.filter(game=evening.seated))
     sheet_pdf(client, evening.seated)
-    assert list(GameLink.objects.filter(game=evening.seated)) == [first]
-    GameLink.objects.filter(pk=first.pk).update(revoked_at=timezone.now())
+    assert set(GameLink.objects.filter(game=evening.seated)) == first and len(first) == 2
+    revoked = GameLink.objects.get(game=evening.seated, side="a")
+    GameLink.objects.filter(pk=revoked.pk).update(revoked_at=timezone.now())
     sheet_pdf(client, evening.seated)
-    fresh = GameLink.objects.get(game=evening.seated, revoked_at__isnull=True)
-    assert fresh.token != first.token
+    fresh = GameLink.objects.get(game=evening.seated, side="a", revoked_at__isnull=True)
+    assert fresh.token != revoked.token
+    assert GameLink.objects.filter(game=evening.seated, revoked_at__isnull=True).count() == 2
 
 
 def test_the_table_link_url_is_absolute_and_holds_the_token(
@@ -271,7 +276,7 @@ def test_the_matchday_sheets_are_one_page_a_game_by_table(
     assert [is_a4(page.size) for page in found] == [True, True]
     assert "Table 3" in found[0].text and NAMES[0] in found[0].text
     assert "Table 5" in found[1].text and "Anand Jaggan" in found[1].text
-    assert GameLink.objects.filter(game__match__matchday=evening.matchday).count() == 2
+    assert GameLink.objects.filter(game__match__matchday=evening.matchday).count() == 4
 
 
 def test_a_matchday_without_games_prints_one_page_saying_so(
@@ -342,7 +347,7 @@ def test_long_names_wrap_onto_a_second_line_and_a_long_game_continues_on_the_bac
         target="20 points",
         grid_rows=44,
         legend="Points: " + " · ".join(f"result {n} {n}" for n in range(16)),
-        url="https://club.example/t/abc/",
+        urls=("https://club.example/t/abc/", "https://club.example/t/def/"),
         reference="game 1",
     )
     [page] = pages(sheets.game_sheets_pdf([sheet]), scale=1.5)

@@ -17,7 +17,7 @@ from django.utils.html import escape
 
 from scoring.models import Game, GameDispute, GameLink, Round, Standing
 from scoring.rules import RuleViolation
-from scoring.selectors.table import director_queue
+from scoring.selectors.table import director_queue, game_entering_koppels
 from scoring.services.confirmations import (
     game_dispute_resolve,
     game_table_reject,
@@ -57,29 +57,36 @@ from troefclub.rule_messages import rule_message
 pytestmark = pytest.mark.django_db
 
 
-def link_of(game: Game) -> GameLink:
+def links_of(game: Game) -> dict[str, GameLink]:
     return game_links_ensure(game_ids=[game.pk])[game.pk]
 
 
-def enter(
-    link: GameLink, koppel: str = "a", result: str = "kap", side: str = "a", **extra: Any
-) -> Round:
-    """A round entered at the table as its page would send it now."""
+def link_of(game: Game, koppel: str = "a") -> GameLink:
+    """The table link of `game`'s koppel `koppel`."""
+    return links_of(game)[koppel]
+
+
+def other(link: GameLink) -> GameLink:
+    """The other koppel's link of the same game."""
+    return links_of(link.game)["b" if link.side == "a" else "a"]
+
+
+def enter(link: GameLink, result: str = "kap", side: str = "a", **extra: Any) -> Round:
+    """A round entered at the table through `link` as its page would send it now."""
     number = extra.pop("expected_number", next_round(link.game_id))
     return table_round_record(
         token=link.token,
-        koppel=koppel,
         expected_number=number,
         result=result,
         side=side,
         **extra,
-    )
+    ).round
 
 
-def finish(link: GameLink, koppel: str = "a") -> Game:
-    """Four kaps for koppel A, entered at the table: 20–0, over."""
+def finish(link: GameLink) -> Game:
+    """Four kaps for koppel A, entered at the table through `link`: 20–0, over."""
     for _ in range(4):
-        enter(link, koppel)
+        enter(link)
     game = Game.objects.get(pk=link.game_id)
     assert game.status == Game.Status.FINISHED
     return game
@@ -101,22 +108,32 @@ def confirming() -> Game:
 # ---------------------------------------------------------------- links
 
 
-def test_links_are_one_active_per_game_and_revoking_makes_a_new_one(game):
-    first = link_of(game)
-    assert link_of(game) == first
+def test_links_are_one_active_per_koppel_and_revoking_makes_a_new_one(game):
+    first, theirs = link_of(game, "a"), link_of(game, "b")
+    assert (first.side, theirs.side) == ("a", "b") and first.token != theirs.token
+    assert link_of(game) == first and links_of(game) == {"a": first, "b": theirs}
 
     game_link_revoke(game_id=game.pk, link_id=first.pk)
     game_link_revoke(game_id=game.pk, link_id=first.pk)  # pressed twice: nothing more
     second = link_of(game)
 
-    assert second.pk != first.pk and second.token != first.token
+    assert second.pk != first.pk and second.token != first.token and second.side == "a"
     first.refresh_from_db()
     assert first.revoked_at is not None
-    assert GameLink.objects.filter(game=game, revoked_at__isnull=True).get() == second
+    active = GameLink.objects.filter(game=game, revoked_at__isnull=True)
+    assert set(active) == {second, theirs}  # the other koppel's link stays
     # Revoking the old link again doesn't touch the new one.
     game_link_revoke(game_id=game.pk, link_id=first.pk)
     second.refresh_from_db()
     assert second.revoked_at is None
+
+
+def test_a_second_active_link_of_one_koppel_is_refused_by_the_database(game):
+    from django.db import IntegrityError, transaction
+
+    link_of(game)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameLink.objects.create(game=game, side="a", token="another-token")
 
 
 def test_a_link_of_another_game_cannot_be_revoked_from_this_one(game):
@@ -128,7 +145,7 @@ def test_a_revoked_link_enters_nothing(game):
     link = link_of(game)
     game_link_revoke(game_id=game.pk, link_id=link.pk)
     refused("link_invalid", enter, link)
-    refused("link_invalid", table_game_confirm, token=link.token, koppel="b", seen="x")
+    refused("link_invalid", table_game_confirm, token=link.token, seen="x")
     assert not Round.objects.filter(game=game).exists()
 
 
@@ -137,7 +154,6 @@ def test_an_unknown_token_enters_nothing(game):
         "link_invalid",
         table_round_record,
         token="no-such-token",
-        koppel="a",
         expected_number=1,
         result="kap",
         side="a",
@@ -148,22 +164,21 @@ def test_an_unknown_token_enters_nothing(game):
 
 
 def test_the_first_round_fixes_the_entering_koppel(game):
-    link = link_of(game)
-    rnd = enter(link, "b", side="b")
+    link = link_of(game, "b")
+    rnd = enter(link, side="b")
 
-    link.refresh_from_db()
-    assert link.entering_side == "b"
+    assert game_entering_koppels(game=game) == {"b"}
     assert rnd.link_id == link.pk and rnd.recorded_by_id is None
-    refused("table_other_koppel_enters", enter, link, "a")
-    enter(link, "b")
+    error = refused("table_other_koppel_enters", enter, link_of(game, "a"))
+    assert error.params == {"team": "b"}
+    enter(link)
     assert game.rounds.count() == 2
 
 
 def test_a_refused_first_round_fixes_nobody(game):
-    link = link_of(game)
-    refused("result_unknown", enter, link, "b", result="nonsense")
-    link.refresh_from_db()
-    assert link.entering_side == ""
+    refused("result_unknown", enter, link_of(game, "b"), result="nonsense")
+    assert game_entering_koppels(game=game) == frozenset()
+    enter(link_of(game, "a"))
 
 
 def test_a_double_tap_is_stored_once(game):
@@ -189,17 +204,13 @@ def test_no_round_after_the_end(game):
 def test_no_round_on_a_confirmed_game(confirming):
     link = link_of(confirming)
     finish(link)
-    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+    table_game_confirm(token=other(link).token, seen=game_token_now(game_id=confirming.pk))
     refused("game_confirmed", enter, link)
 
 
 def test_the_caller_is_checked_by_the_rules(game):
     link = link_of(game)
     refused("caller_not_at_table", enter, link, caller_id=PlayerFactory.create().pk)
-
-
-def test_a_koppel_must_say_who_it_is(game):
-    refused("koppel_unknown", enter, link_of(game), "")
 
 
 # ---------------------------------------------------------------- undo
@@ -211,22 +222,19 @@ def test_the_table_undoes_its_own_last_round(game):
     last = enter(link)
     seen = game_token_now(game_id=game.pk)
 
-    assert table_round_undo(token=link.token, koppel="a", round_id=last.pk, seen=seen) == 2
+    assert table_round_undo(token=link.token, round_id=last.pk, seen=seen) == 2
     assert game.rounds.count() == 1
-    refused(
-        "round_unknown", table_round_undo, token=link.token, koppel="a", round_id=last.pk, seen=seen
-    )
+    refused("round_unknown", table_round_undo, token=link.token, round_id=last.pk, seen=seen)
 
 
 def test_only_the_entering_koppel_undoes(game):
     link = link_of(game)
-    last = enter(link, "a")
+    last = enter(link)
     seen = game_token_now(game_id=game.pk)
     refused(
         "table_not_entering",
         table_round_undo,
-        token=link.token,
-        koppel="b",
+        token=other(link).token,
         round_id=last.pk,
         seen=seen,
     )
@@ -243,7 +251,6 @@ def test_undo_touches_only_the_links_own_game(game):
         "round_unknown",
         table_round_undo,
         token=link.token,
-        koppel="a",
         round_id=elsewhere.pk,
         seen=seen,
     )
@@ -259,7 +266,6 @@ def test_undo_refuses_a_round_the_director_entered(game):
         "round_not_from_table",
         table_round_undo,
         token=link.token,
-        koppel="a",
         round_id=director.pk,
         seen=seen,
     )
@@ -274,7 +280,6 @@ def test_undo_refuses_a_round_that_is_not_the_last(game):
         "game_changed_meanwhile",
         table_round_undo,
         token=link.token,
-        koppel="a",
         round_id=first.pk,
         seen=seen,
     )
@@ -286,10 +291,8 @@ def test_undo_refuses_a_confirmed_or_disputed_game(game):
     seen = game_token_now(game_id=game.pk)
     last = game.rounds.order_by("number").last()
     assert last is not None
-    table_game_dispute(token=link.token, koppel="b", comment="Round 3 was ours", seen=seen)
-    refused(
-        "game_disputed", table_round_undo, token=link.token, koppel="a", round_id=last.pk, seen=seen
-    )
+    table_game_dispute(token=other(link).token, comment="Round 3 was ours", seen=seen)
+    refused("game_disputed", table_round_undo, token=link.token, round_id=last.pk, seen=seen)
 
 
 def test_a_game_the_director_closed_is_frozen_for_the_table(client):
@@ -297,7 +300,6 @@ def test_a_game_the_director_closed_is_frozen_for_the_table(client):
     sent anyway (a page left open) is refused: round after round could be undone."""
     game = GameFactory.create(competition__close_by_director_allowed=True)
     link = link_of(game)
-    post(client, link, action="koppel", koppel="a")
     enter(link)
     last = enter(link)
     assert b'id="table-undo"' in client.get(table_url(link)).content
@@ -309,7 +311,6 @@ def test_a_game_the_director_closed_is_frozen_for_the_table(client):
         "game_closed_by_director",
         table_round_undo,
         token=link.token,
-        koppel="a",
         round_id=last.pk,
         seen=seen,
     )
@@ -328,8 +329,8 @@ def test_the_other_koppel_confirms(confirming):
     finish(link)
     seen = game_token_now(game_id=confirming.pk)
 
-    table_game_confirm(token=link.token, koppel="b", seen=seen)
-    table_game_confirm(token=link.token, koppel="b", seen=seen)  # pressed twice
+    table_game_confirm(token=other(link).token, seen=seen)
+    table_game_confirm(token=other(link).token, seen=seen)  # pressed twice
 
     confirming.refresh_from_db()
     assert confirming.confirmed_at is not None
@@ -338,31 +339,29 @@ def test_the_other_koppel_confirms(confirming):
 
 def test_the_entering_koppel_cannot_confirm_its_own_rounds(confirming):
     link = link_of(confirming)
-    finish(link, "a")
+    finish(link)
     seen = game_token_now(game_id=confirming.pk)
-    refused("table_own_rounds", table_game_confirm, token=link.token, koppel="a", seen=seen)
-    refused(
-        "table_own_rounds", table_game_dispute, token=link.token, koppel="a", comment="x", seen=seen
-    )
+    refused("table_own_rounds", table_game_confirm, token=link.token, seen=seen)
+    refused("table_own_rounds", table_game_dispute, token=link.token, comment="x", seen=seen)
     confirming.refresh_from_db()
     assert confirming.confirmed_at is None
 
 
 def test_the_entering_koppel_stays_itself_under_a_new_link(confirming):
     old = link_of(confirming)
-    finish(old, "a")
+    finish(old)
     game_link_revoke(game_id=confirming.pk, link_id=old.pk)
     new = link_of(confirming)
     seen = game_token_now(game_id=confirming.pk)
-    refused("table_own_rounds", table_game_confirm, token=new.token, koppel="a", seen=seen)
-    table_game_confirm(token=new.token, koppel="b", seen=seen)
+    refused("table_own_rounds", table_game_confirm, token=new.token, seen=seen)
+    table_game_confirm(token=other(new).token, seen=seen)
 
 
 def test_an_open_game_is_not_confirmed_at_the_table(confirming):
     link = link_of(confirming)
     enter(link)
     seen = game_token_now(game_id=confirming.pk)
-    refused("game_not_over", table_game_confirm, token=link.token, koppel="b", seen=seen)
+    refused("game_not_over", table_game_confirm, token=other(link).token, seen=seen)
 
 
 def test_a_result_changed_meanwhile_is_not_confirmed(confirming):
@@ -371,14 +370,14 @@ def test_a_result_changed_meanwhile_is_not_confirmed(confirming):
     seen = game_token_now(game_id=confirming.pk)
     for _ in range(3):
         enter(link)
-    refused("game_changed_meanwhile", table_game_confirm, token=link.token, koppel="b", seen=seen)
+    refused("game_changed_meanwhile", table_game_confirm, token=other(link).token, seen=seen)
 
 
 def test_a_game_the_director_entered_is_confirmed_by_either_koppel(confirming):
     for number in range(1, 5):
         round_record(game_id=confirming.pk, expected_number=number, result="kap", side="b")
     link = link_of(confirming)
-    table_game_confirm(token=link.token, koppel="a", seen=game_token_now(game_id=confirming.pk))
+    table_game_confirm(token=link.token, seen=game_token_now(game_id=confirming.pk))
     confirming.refresh_from_db()
     assert confirming.confirmed_side == "a"
 
@@ -390,43 +389,36 @@ def test_a_dispute_needs_a_comment_of_at_most_500_characters(game):
     refused(
         "dispute_comment_missing",
         table_game_dispute,
-        token=link.token,
-        koppel="b",
+        token=other(link).token,
         comment="  ",
         seen=seen,
     )
     refused(
         "dispute_comment_too_long",
         table_game_dispute,
-        token=link.token,
-        koppel="b",
+        token=other(link).token,
         comment="x" * 501,
         seen=seen,
     )
-    table_game_dispute(token=link.token, koppel="b", comment="x" * 500, seen=seen)
+    table_game_dispute(token=other(link).token, comment="x" * 500, seen=seen)
 
 
 def test_a_dispute_sent_twice_is_stored_once_and_blocks_the_table(game):
     link = link_of(game)
     finish(link)
     seen = game_token_now(game_id=game.pk)
-    first = table_game_dispute(
-        token=link.token, koppel="b", comment="Round 2 was a baunie", seen=seen
-    )
-    again = table_game_dispute(
-        token=link.token, koppel="b", comment="Round 2 was a baunie", seen=seen
-    )
+    first = table_game_dispute(token=other(link).token, comment="Round 2 was a baunie", seen=seen)
+    again = table_game_dispute(token=other(link).token, comment="Round 2 was a baunie", seen=seen)
 
     assert first == again and GameDispute.objects.filter(game=game).count() == 1
     refused(
         "game_disputed",
         table_game_dispute,
-        token=link.token,
-        koppel="b",
+        token=other(link).token,
         comment="Other",
         seen=seen,
     )
-    refused("game_disputed", table_game_confirm, token=link.token, koppel="b", seen=seen)
+    refused("game_disputed", table_game_confirm, token=other(link).token, seen=seen)
 
 
 def test_confirmation_required_counts_a_game_only_once_confirmed(confirming):
@@ -436,7 +428,7 @@ def test_confirmation_required_counts_a_game_only_once_confirmed(confirming):
     home = Standing.objects.get(entry=confirming.match.home)
     assert (home.played, home.points_for) == (0, 0)
 
-    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+    table_game_confirm(token=other(link).token, seen=game_token_now(game_id=confirming.pk))
     standings_rebuild(competition_id=confirming.match.matchday.competition_id)
     home.refresh_from_db()
     assert (home.played, home.won, home.points_for) == (1, 1, 20)
@@ -449,8 +441,7 @@ def disputed(game: Game) -> tuple[GameLink, GameDispute]:
     link = link_of(game)
     finish(link)
     dispute = table_game_dispute(
-        token=link.token,
-        koppel="b",
+        token=other(link).token,
         comment="Round 4 was ours",
         seen=game_token_now(game_id=game.pk),
     )
@@ -526,8 +517,8 @@ def test_a_correction_that_leaves_the_game_open_lets_the_table_play_on(confirmin
         competition=confirming.match.matchday.competition, wait=timedelta(minutes=10)
     ).disputes
     while Game.objects.get(pk=confirming.pk).status == "open":
-        enter(link, "a")
-    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+        enter(link)
+    table_game_confirm(token=other(link).token, seen=game_token_now(game_id=confirming.pk))
     confirming.refresh_from_db()
     assert confirming.confirmed_side == "b"
     # The history keeps the dispute as raised, and its resolution.
@@ -544,7 +535,7 @@ def test_reopening_a_disputed_closed_game_decides_the_dispute():
     enter(link)
     game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
     seen = game_token_now(game_id=game.pk)
-    dispute = table_game_dispute(token=link.token, koppel="b", comment="Not closed", seen=seen)
+    dispute = table_game_dispute(token=other(link).token, comment="Not closed", seen=seen)
     director = UserFactory.create()
     game_reopen(game_id=game.pk, seen=seen, user=director)
     dispute.refresh_from_db()
@@ -561,16 +552,15 @@ def test_a_dispute_rejected_sends_the_game_back_to_the_table(confirming):
     game_dispute_resolve(dispute_id=dispute.pk, resolution="rejected", user=None, seen=seen)
 
     confirming.refresh_from_db()
-    link.refresh_from_db()
     assert not confirming.rounds.exists()
     assert (confirming.status, confirming.score_a, confirming.score_b) == ("open", 0, 0)
-    assert link.entering_side == ""
+    assert game_entering_koppels(game=confirming) == frozenset()
     # The history keeps the rounds that were removed, and says why.
     removed = Round.history.filter(id__in=ids, history_type="-")
     assert removed.count() == 4
     assert set(removed.values_list("history_change_reason", flat=True)) == {"rejected"}
     # The table enters again, from round 1; either koppel may be the one.
-    enter(link, "b", side="b")
+    enter(other(link), side="b")
     assert confirming.rounds.count() == 1
 
 
@@ -624,12 +614,10 @@ def test_accept_all_confirms_the_undisputed_results_listed(confirming):
     competition = confirming.match.matchday.competition
     others = [GameFactory.create(competition=competition) for _ in range(3)]
     finish(link_of(confirming))
-    for other in others[:2]:
-        finish(link_of(other))
-    disputed_link = link_of(others[0])
+    for game in others[:2]:
+        finish(link_of(game))
     table_game_dispute(
-        token=disputed_link.token,
-        koppel="b",
+        token=link_of(others[0], "b").token,
         comment="no",
         seen=game_token_now(game_id=others[0].pk),
     )
@@ -703,13 +691,18 @@ def post(client: Client, link: GameLink, **data: Any) -> Any:
     return client.post(table_url(link), data)
 
 
-def test_the_table_page_asks_which_koppel_first(client, game):
-    link = link_of(game)
+@pytest.mark.parametrize("koppel", ["a", "b"])
+def test_the_table_page_knows_its_koppel_from_the_link(client, game, koppel):
+    """No "which koppel are you?": each koppel's link says which koppel the phone is, and
+    either may start entering."""
+    link = link_of(game, koppel)
     response = client.get(table_url(link))
     assert response.status_code == 200
-    assert b"Which koppel are you?" in response.content
-    assert escape(str(game.team_a)).encode() in response.content
-    assert b'id="quick-a"' not in response.content
+    assert b"Which koppel are you?" not in response.content and b"Not you?" not in response.content
+    team = game.team_a if koppel == "a" else game.team_b
+    who = response.content.split(b'id="who-am-i"')[1].split(b"</div>")[0]
+    assert escape(str(team)).encode() in who
+    assert b'id="quick-a"' in response.content
     assert response["X-Robots-Tag"] == "noindex, nofollow"
     assert "no-cache" in response["Cache-Control"]
 
@@ -719,7 +712,6 @@ def test_the_anonymous_table_flow(client, confirming):
     phone (another session) confirms it."""
     link = link_of(confirming)
     url = table_url(link)
-    assert post(client, link, action="koppel", koppel="a").status_code == 302
 
     page = client.get(url)
     assert b'id="quick-a"' in page.content and b"Round 1" in page.content
@@ -745,43 +737,40 @@ def test_the_anonymous_table_flow(client, confirming):
     assert b"Waiting for the other koppel" in page.content
     assert b'id="table-confirm"' not in page.content
 
-    other = Client()
-    assert post(other, link, action="koppel", koppel="b").status_code == 302
-    page = other.get(url)
+    phone_b, theirs = Client(), other(link)
+    page = phone_b.get(table_url(theirs))
     assert b'id="table-confirm"' in page.content
     seen = game_token_now(game_id=confirming.pk)
-    assert post(other, link, action="confirm", seen=seen).status_code == 302
+    assert post(phone_b, theirs, action="confirm", seen=seen).status_code == 302
     confirming.refresh_from_db()
     assert confirming.confirmed_side == "b"
-    assert b"Result confirmed by" in other.get(url).content
+    assert b"Result confirmed by" in phone_b.get(table_url(theirs)).content
 
 
-def test_the_phone_that_entered_the_rounds_cannot_confirm_them(client, confirming):
-    """ "Not you?", the other koppel chosen, then confirm: refused on the phone that
-    entered the rounds (the session remembers); the opponents' own phone confirms."""
-    link = link_of(confirming)
-    post(client, link, action="koppel", koppel="a")
+def test_the_koppel_that_entered_cannot_confirm_even_from_a_fresh_browser(confirming):
+    """Issue 18: with one link for both koppels, clearing the cookies let the koppel that
+    entered the rounds say it was the other one and confirm its own result. Now its own
+    link is all it has: a fresh browser (no cookies) on it can neither confirm nor
+    dispute; the opponents confirm through their own link."""
+    link = link_of(confirming, "a")
     for number in range(1, 5):
-        post(client, link, action="round", number=number, result="kap", side="a")
+        post(Client(), link, action="round", number=number, result="kap", side="a")
     assert confirming.rounds.count() == 4
-    post(client, link, action="forget")
-    post(client, link, action="koppel", koppel="b")
-    page = client.get(table_url(link))
-    assert b'id="table-confirm"' not in page.content
-    assert b"This phone entered the rounds" in page.content
+    fresh = Client()
+    page = fresh.get(table_url(link))
+    assert b'id="table-confirm"' not in page.content and b'id="table-waiting"' in page.content
     seen = game_token_now(game_id=confirming.pk)
 
-    response = post(client, link, action="confirm", seen=seen)
+    response = post(fresh, link, action="confirm", seen=seen)
     assert response.status_code == 422
-    assert b"This phone entered the rounds" in response.content
-    response = post(client, link, action="dispute", seen=seen, comment="All wrong")
+    assert b"Your koppel entered these rounds" in response.content
+    response = post(fresh, link, action="dispute", seen=seen, comment="All wrong")
     assert response.status_code == 422
     confirming.refresh_from_db()
     assert confirming.confirmed_at is None and not confirming.disputes.exists()
 
-    other = Client()
-    post(other, link, action="koppel", koppel="b")
-    assert post(other, link, action="confirm", seen=seen).status_code == 302
+    theirs = other(link)
+    assert post(Client(), theirs, action="confirm", seen=seen).status_code == 302
     confirming.refresh_from_db()
     assert confirming.confirmed_side == "b"
 
@@ -789,7 +778,6 @@ def test_the_phone_that_entered_the_rounds_cannot_confirm_them(client, confirmin
 def test_the_caller_whose_turn_it_is_comes_preselected(client, game):
     link = link_of(game)
     Game.objects.filter(pk=game.pk).update(first_caller=2)
-    post(client, link, action="koppel", koppel="a")
     page = client.get(table_url(link)).content.decode()
     assert f'<option value="{game.seat_2_id}" selected>' in page
     # It is recorded with a one-tap round, and the next caller (seat 3) comes next.
@@ -801,7 +789,6 @@ def test_the_caller_whose_turn_it_is_comes_preselected(client, game):
 
 def test_the_table_page_says_why_a_round_is_refused(client, game):
     link = link_of(game)
-    post(client, link, action="koppel", koppel="a")
     response = post(client, link, action="round", number=1, result="kap")  # no koppel
     assert response.status_code == 422
     assert b"Choose the koppel the result is about" in response.content
@@ -814,12 +801,12 @@ def test_the_table_page_says_why_a_round_is_refused(client, game):
 
 def test_the_other_koppel_follows_and_cannot_enter(client, game):
     link = link_of(game)
-    enter(link, "a")
-    post(client, link, action="koppel", koppel="b")
-    page = client.get(table_url(link))
+    enter(link)
+    theirs = other(link)
+    page = client.get(table_url(theirs))
     assert b'id="quick-a"' not in page.content and b'id="table-following"' in page.content
     assert b'hx-trigger="every 10s"' in page.content
-    response = post(client, link, action="round", number=2, quick="b")
+    response = post(client, theirs, action="round", number=2, quick="b")
     assert response.status_code == 422
     assert game.rounds.count() == 1
 
@@ -827,19 +814,19 @@ def test_the_other_koppel_follows_and_cannot_enter(client, game):
 def test_the_other_koppel_disputes_on_the_page(client, game):
     link = link_of(game)
     finish(link)
-    post(client, link, action="koppel", koppel="b")
+    theirs = other(link)
     seen = game_token_now(game_id=game.pk)
-    response = post(client, link, action="dispute", seen=seen, comment="")
+    response = post(client, theirs, action="dispute", seen=seen, comment="")
     assert response.status_code == 422
-    response = post(client, link, action="dispute", seen=seen, comment="Round 3 was a redeal")
+    response = post(client, theirs, action="dispute", seen=seen, comment="Round 3 was a redeal")
     assert response.status_code == 302
     assert GameDispute.objects.get(game=game).comment == "Round 3 was a redeal"
+    assert b"Round 3 was a redeal" in client.get(table_url(theirs)).content
     assert b"Round 3 was a redeal" in client.get(table_url(link)).content
 
 
 def test_the_table_page_answers_htmx_with_its_partial(client, game):
     link = link_of(game)
-    post(client, link, action="koppel", koppel="a")
     response = client.post(
         table_url(link), {"action": "round", "number": 1, "quick": "a"}, HTTP_HX_REQUEST="true"
     )
@@ -859,7 +846,7 @@ def test_a_revoked_or_unknown_link_is_a_friendly_404(client, game, revoked, capl
     with caplog.at_level(logging.WARNING, logger="django.request"):
         response = client.get(reverse("table_sheet", kwargs={"token": token}))
         posted = client.post(
-            reverse("table_sheet", kwargs={"token": token}), {"action": "koppel", "koppel": "a"}
+            reverse("table_sheet", kwargs={"token": token}), {"action": "round", "quick": "a"}
         )
     assert response.status_code == posted.status_code == 404
     assert b"This link is no longer valid" in response.content
@@ -880,32 +867,38 @@ def test_the_table_page_sends_its_referrer_to_this_site_only(client, game):
 def test_the_table_page_keeps_csrf_on(game):
     link = link_of(game)
     client = Client(enforce_csrf_checks=True)
-    response = client.post(table_url(link), {"action": "koppel", "koppel": "a"})
+    response = client.post(table_url(link), {"action": "round", "number": 1, "quick": "a"})
     assert response.status_code == 403
 
 
 # ---------------------------------------------------------------- the director's pages
 
 
-def test_the_link_page_shows_the_link_its_qr_code_and_revokes(client, game):
+def test_the_link_page_shows_each_koppels_link_and_qr_code_and_revokes_one(client, game):
     client.force_login(league_staff())
     url = reverse(
         "game_link", kwargs={"slug": game.match.matchday.competition.slug, "game_id": game.pk}
     )
     page = client.get(url)
-    link = GameLink.objects.get(game=game)
-    assert page.status_code == 200
-    assert f"http://testserver/t/{link.token}/".encode() in page.content
-    assert b'<svg role="img"' in page.content and b'class="qr-code"' in page.content
+    links = {link.side: link for link in GameLink.objects.filter(game=game)}
+    assert page.status_code == 200 and set(links) == {"a", "b"}
+    html = page.content.decode()
+    for side, team in (("a", game.team_a), ("b", game.team_b)):
+        section = html.split(f'id="link-{side}"')[1].split("</section>")[0]
+        assert f"http://testserver/t/{links[side].token}/" in section
+        assert escape(str(team)) in section
+        assert '<svg role="img"' in section and 'class="qr-code"' in section
     assert b"style=" not in page.content.split(b'<svg role="img"')[1].split(b"</svg>")[0]
 
+    link = links["a"]
     assert client.post(url, {"link": link.pk}).status_code == 302
     assert client.post(url, {"link": link.pk}).status_code == 302  # pressed twice
     page = client.get(url)
-    new = GameLink.objects.get(game=game, revoked_at__isnull=True)
+    new = GameLink.objects.get(game=game, side="a", revoked_at__isnull=True)
     assert new.pk != link.pk and new.token.encode() in page.content
     assert client.get(table_url(link)).status_code == 404
     assert client.get(table_url(new)).status_code == 200
+    assert client.get(table_url(links["b"])).status_code == 200  # B's link untouched
 
 
 @pytest.mark.parametrize("name", ["game_link", "director_queue"])
@@ -1012,8 +1005,7 @@ def test_table_page_and_queue_queries_are_flat(client):
     for _competition, game in (small, large):
         link = link_of(game)
         phone = Client()
-        post(phone, link, action="koppel", koppel="a")
-        enter(link, "a")
+        enter(link)
         tables.append(counted(phone, table_url(link)))
     # Measured: 8 each (session, user and permissions included).
     assert queue[0] == queue[1] <= 9, queue
@@ -1080,8 +1072,8 @@ def test_the_history_says_what_the_table_did_and_shows_the_dispute(client, confi
     with acting(director):
         round_correct(round_id=last.pk, result="kap", side="b", seen=last.token, user=director)
     while Game.objects.get(pk=confirming.pk).status == "open":
-        enter(link, "a")
-    table_game_confirm(token=link.token, koppel="b", seen=game_token_now(game_id=confirming.pk))
+        enter(link)
+    table_game_confirm(token=other(link).token, seen=game_token_now(game_id=confirming.pk))
 
     client.force_login(director)
     slug = confirming.match.matchday.competition.slug

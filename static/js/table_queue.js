@@ -1,0 +1,375 @@
+/* troefclub: the table phone's queue of rounds (issue 18), kept in IndexedDB (idb).
+ *
+ * Every tap on the table page becomes a queued round with its own idempotency key (a
+ * UUID) and is sent from here, in order, to the link's `/t/<token>/round/`
+ * (scoring.views.table.table_round_send). The queue survives a reload, a closed tab and
+ * an offline evening; the page (static/js/table.js) and the service worker (its
+ * Background Sync) both send it, and a round sent twice is stored once on the server.
+ *
+ * Each round is sent with `seen`: the game token of the state it was built on, from the
+ * server's previous answer ("the chain"). A round the server refuses (the rules, or the
+ * game changed meanwhile) is kept, marked refused with the reason, and so are all rounds
+ * queued after it: nothing is applied over a newer state, nothing is dropped silently.
+ * The phone's user discards such a round or enters it again (on the state it now sees).
+ *
+ * Works in a page and in the service worker (needs the global `idb`): it only defines
+ * `self.TableQueue`.
+ */
+(function (root) {
+  "use strict";
+
+  var DB_NAME = "troefclub-table";
+  var SEND_TIMEOUT_MS = 8000;
+  var opened = null;
+
+  function db() {
+    if (!opened) {
+      opened = root.idb.openDB(DB_NAME, 1, {
+        upgrade: function (database) {
+          // A queued round: {key, page, seq, result, side, caller, label, status, reason, csrf}.
+          var rounds = database.createObjectStore("rounds", { keyPath: "key" });
+          rounds.createIndex("page", "page");
+          // The chain of each link's page: {page, token, rounds}, the server's last word.
+          database.createObjectStore("chains", { keyPath: "page" });
+        },
+      });
+    }
+    return opened;
+  }
+
+  function uuid() {
+    if (root.crypto && root.crypto.randomUUID) {
+      return root.crypto.randomUUID();
+    }
+    // Plain http on a club's network is no secure context: no randomUUID there.
+    var bytes = root.crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) {
+      return (b + 0x100).toString(16).slice(1);
+    });
+    return [hex.slice(0, 4), hex.slice(4, 6), hex.slice(6, 8), hex.slice(8, 10), hex.slice(10)]
+      .map(function (part) {
+        return part.join("");
+      })
+      .join("-");
+  }
+
+  /* The queued rounds of the link's page `page`, in the order they were entered. */
+  function list(page) {
+    return db()
+      .then(function (database) {
+        return database.getAllFromIndex("rounds", "page", page);
+      })
+      .then(function (rounds) {
+        return rounds.sort(function (x, y) {
+          return x.seq - y.seq;
+        });
+      });
+  }
+
+  var lastSeq = 0;
+  function nextSeq() {
+    lastSeq = Math.max(Date.now() * 1000, lastSeq + 1);
+    return lastSeq;
+  }
+
+  /* Queue a round of `page` ({result, side, caller, label, csrf}); returns it. */
+  function add(page, round) {
+    var item = Object.assign({}, round, {
+      key: uuid(),
+      page: page,
+      seq: nextSeq(),
+      status: "waiting",
+      reason: "",
+    });
+    return db()
+      .then(function (database) {
+        return database.put("rounds", item);
+      })
+      .then(function () {
+        return item;
+      });
+  }
+
+  function remove(key) {
+    return db().then(function (database) {
+      return database.delete("rounds", key);
+    });
+  }
+
+  /* A refused round entered again: a new key, waiting, at the end of the queue. */
+  function reenter(item) {
+    return remove(item.key).then(function () {
+      return add(item.page, {
+        result: item.result,
+        side: item.side,
+        caller: item.caller,
+        label: item.label,
+        csrf: item.csrf,
+      });
+    });
+  }
+
+  function chain(page) {
+    return db().then(function (database) {
+      return database.get("chains", page);
+    });
+  }
+
+  function setChain(page, token, rounds) {
+    return db().then(function (database) {
+      return database.put("chains", { page: page, token: token, rounds: rounds });
+    });
+  }
+
+  /* The page's own state becomes the chain, unless rounds are still queued (their chain
+   * is the server's answers, which a page from the cache may be behind). */
+  function adoptPage(page, token, rounds) {
+    return list(page).then(function (items) {
+      var pending = items.some(function (item) {
+        return item.status === "waiting";
+      });
+      return pending ? chain(page) : setChain(page, token, rounds);
+    });
+  }
+
+  function timedFetch(url, options) {
+    var controller = new AbortController();
+    var timer = setTimeout(function () {
+      controller.abort();
+    }, SEND_TIMEOUT_MS);
+    options.signal = controller.signal;
+    return fetch(url, options).finally(function () {
+      clearTimeout(timer);
+    });
+  }
+
+  /* Put the sheet of an answer into the service worker's copy of the page, so a reload
+   * while offline shows the rounds stored so far (the markers are in table_sheet.html). */
+  function cachePage(page, html, release) {
+    if (!root.caches || !release || !html) {
+      return Promise.resolve();
+    }
+    return root.caches.open("troefclub-pages-" + release).then(function (cache) {
+      return cache.match(page, { ignoreVary: true }).then(function (cached) {
+        if (!cached) {
+          return undefined;
+        }
+        return cached.text().then(function (text) {
+          var start = text.indexOf("<!--table-->");
+          var end = text.indexOf("<!--/table-->");
+          if (start < 0 || end < start) {
+            return undefined;
+          }
+          var fresh = text.slice(0, start + 12) + html + text.slice(end);
+          return cache.put(
+            page,
+            new Response(fresh, {
+              headers: { "Content-Type": "text/html; charset=utf-8" },
+            })
+          );
+        });
+      });
+    });
+  }
+
+  var running = {};
+  var inFlight = {}; // the key of the round being sent, per page, in this context
+
+  /* Send the waiting rounds of `page`, in order. `hooks.stored(item, answer)`,
+   * `hooks.refused(item, answer)` tell the page, `hooks.csrf` is its CSRF token;
+   * `release` names the page cache.
+   * Resolves {sent, offline, refused}: offline when the network failed (they stay
+   * waiting; send again later). One run per page at a time in this context. */
+  function flush(page, hooks, release) {
+    if (running[page]) {
+      return running[page];
+    }
+    hooks = hooks || {};
+    var result = { sent: 0, offline: false, refused: false };
+    var run = Promise.all([list(page), chain(page)])
+      .then(function (loaded) {
+        var items = loaded[0].filter(function (item) {
+          return item.status === "waiting";
+        });
+        var state = loaded[1];
+        if (!state) {
+          return result; // the page never told its state: nothing to build on
+        }
+        var index = 0;
+        function next() {
+          if (index >= items.length) {
+            return result;
+          }
+          var item = items[index];
+          index += 1;
+          var body = new URLSearchParams();
+          body.set("key", item.key);
+          body.set("seen", state.token);
+          body.set("number", String(state.rounds + 1));
+          body.set("result", item.result);
+          body.set("side", item.side);
+          if (item.caller) {
+            body.set("caller", item.caller);
+          }
+          body.set("html", "1");
+          // Claimed before it is read again: an undo that took it back meanwhile (its
+          // delete ordered before this read) wins, one that comes later waits for it.
+          inFlight[page] = item.key;
+          return db()
+            .then(function (database) {
+              return database.get("rounds", item.key);
+            })
+            .then(function (still) {
+              if (!still || still.status !== "waiting") {
+                delete inFlight[page];
+                return next();
+              }
+              return post(item, body);
+            });
+        }
+
+        function post(item, body) {
+          return timedFetch(page + "round/", {
+            method: "POST",
+            body: body,
+            credentials: "same-origin",
+            // The page's own token when a page sends (a login since the tap changes it),
+            // else the one the round was queued with (the service worker).
+            headers: {
+              "X-CSRFToken": hooks.csrf || item.csrf || "",
+              Accept: "application/json",
+            },
+          })
+            .then(
+              function (response) {
+                if (response.status >= 500 || response.status === 403) {
+                  return null; // not refused by the rules: try again later
+                }
+                return response.json().catch(function () {
+                  return null;
+                });
+              },
+              function () {
+                return null; // no connection (or no answer in time)
+              }
+            )
+            .then(function (answer) {
+              delete inFlight[page];
+              if (!answer) {
+                result.offline = true;
+                return result;
+              }
+              if (answer.stored) {
+                state = { page: page, token: answer.token, rounds: answer.rounds };
+                result.sent += 1;
+                return Promise.all([
+                  setChain(page, answer.token, answer.rounds),
+                  remove(item.key),
+                  cachePage(page, answer.html, release),
+                ])
+                  .then(function () {
+                    return hooks.stored && hooks.stored(item, answer);
+                  })
+                  .then(next);
+              }
+              result.refused = true;
+              return refuseFrom(page, item, answer, items.slice(index)).then(function () {
+                return Promise.all([
+                  cachePage(page, answer.html, release),
+                  hooks.refused && hooks.refused(item, answer),
+                ]);
+              }).then(function () {
+                return result;
+              });
+            });
+        }
+        return next();
+      })
+      .finally(function () {
+        delete running[page];
+        delete inFlight[page];
+      });
+    running[page] = run;
+    return run;
+  }
+
+  /* `item` was refused with `answer`: it and every round queued after it (built on it)
+   * are kept, refused, with the reason. The chain becomes the server's state of now: a
+   * round entered from here on is built on what the page shows. */
+  function refuseFrom(page, item, answer, later) {
+    return db().then(function (database) {
+      var tx = database.transaction(["rounds", "chains"], "readwrite");
+      var store = tx.objectStore("rounds");
+      var puts = [item].concat(later).map(function (round, position) {
+        return store.get(round.key).then(function (stored) {
+          if (!stored) {
+            return undefined;
+          }
+          stored.status = "refused";
+          stored.reason = answer.message || "";
+          stored.held = position > 0 && answer.refused !== "game_changed_meanwhile";
+          return store.put(stored);
+        });
+      });
+      if (answer.token !== undefined) {
+        puts.push(
+          tx.objectStore("chains").put({ page: page, token: answer.token, rounds: answer.rounds })
+        );
+      }
+      puts.push(tx.done);
+      return Promise.all(puts);
+    });
+  }
+
+  /* Every link page with waiting rounds (the service worker's Background Sync). */
+  function pages() {
+    return db()
+      .then(function (database) {
+        return database.getAll("rounds");
+      })
+      .then(function (rounds) {
+        var found = {};
+        rounds.forEach(function (round) {
+          if (round.status === "waiting") {
+            found[round.page] = true;
+          }
+        });
+        return Object.keys(found);
+      });
+  }
+
+  /* Send the waiting rounds of every page but those in `skip` (pages open in sight send
+   * their own). */
+  function flushAll(release, skip) {
+    return pages().then(function (all) {
+      return all.filter(function (page) {
+        return !skip || skip.indexOf(page) < 0;
+      }).reduce(function (done, page) {
+        return done.then(function () {
+          return flush(page, {}, release);
+        });
+      }, Promise.resolve());
+    });
+  }
+
+  /* The key of the round of `page` on its way to the server now (from this context), and
+   * the run sending it: an undo waits for its answer instead of taking it back. */
+  function sending(page) {
+    return inFlight[page] ? { key: inFlight[page], done: running[page] } : null;
+  }
+
+  root.TableQueue = {
+    sending: sending,
+    add: add,
+    list: list,
+    remove: remove,
+    reenter: reenter,
+    chain: chain,
+    adoptPage: adoptPage,
+    flush: flush,
+    flushAll: flushAll,
+    cachePage: cachePage,
+  };
+})(self);
