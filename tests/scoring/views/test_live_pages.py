@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Game, GameLink
+from scoring.models import Game
 from scoring.selectors.live import matchday_live_stamp
 from scoring.services.games import game_close
 from scoring.services.matches import match_forfeit_set
@@ -128,10 +128,9 @@ def test_every_result_write_moves_the_matchday_version(league, write):
             seen=match_token_now(match_id=game.match_id),
         )
     else:
-        link = game_links_ensure(game_ids=[game.pk])[game.pk]
+        link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
         table_round_record(
             token=link.token,
-            koppel="a",
             expected_number=next_round(game.pk),
             result="kap",
             side="b",
@@ -245,10 +244,12 @@ def test_the_unchanged_polls_cost_the_same_at_10_and_120_koppels(client):
 
 def test_the_following_koppels_page_has_the_boards_connection_notice(client, league):
     game = league.games[1]
-    link = game_links_ensure(game_ids=[game.pk])[game.pk]
-    GameLink.objects.filter(pk=link.pk).update(entering_side="a")
-    url = reverse("table_sheet", kwargs={"token": link.token})
-    client.post(url, {"action": "koppel", "koppel": "b"})
+    links = game_links_ensure(game_ids=[game.pk])[game.pk]
+    # Koppel A entered a round; koppel B's phone follows through its own link.
+    table_round_record(
+        token=links["a"].token, expected_number=next_round(game.pk), result="kap", side="b"
+    )
+    url = reverse("table_sheet", kwargs={"token": links["b"].token})
     html = client.get(url).content.decode()
     assert 'hx-trigger="every 10s"' in html
     table = re.search(r'<div id="table"[^>]*>', html)

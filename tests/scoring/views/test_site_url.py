@@ -50,12 +50,19 @@ def decoded_qr_codes(pdf: bytes) -> list[list[str]]:
     for page in pdfium.PdfDocument(pdf):
         image = page.render(scale=3).to_pil().convert("L")
         codes = zxingcpp.read_barcodes(image)
-        pages.append([code.text for code in codes if code.format == zxingcpp.BarcodeFormat.QRCode])
+        pages.append(
+            sorted(code.text for code in codes if code.format == zxingcpp.BarcodeFormat.QRCode)
+        )
     return pages
 
 
-def token_of(game: Game) -> str:
-    return GameLink.objects.get(game=game, revoked_at__isnull=True).token
+def token_of(game: Game, side: str) -> str:
+    return GameLink.objects.get(game=game, side=side, revoked_at__isnull=True).token
+
+
+def sheet_urls(base: str, game: Game) -> list[str]:
+    """The two QR codes of a game's printed sheet: one way in per koppel (issue 18)."""
+    return sorted(f"{base}/t/{token_of(game, side)}/" for side in ("a", "b"))
 
 
 def test_the_printed_sheets_qr_code_decodes_to_the_site_url(
@@ -68,13 +75,13 @@ def test_the_printed_sheets_qr_code_decodes_to_the_site_url(
 
     response = client.get(reverse("game_sheet_pdf", kwargs={"slug": slug, "game_id": games[0].pk}))
     assert response.status_code == 200
-    assert decoded_qr_codes(response.content) == [[f"{SITE}/t/{token_of(games[0])}/"]]
+    assert decoded_qr_codes(response.content) == [sheet_urls(SITE, games[0])]
 
     response = client.get(reverse("matchday_sheets_pdf", kwargs={"slug": slug, "number": 1}))
     assert response.status_code == 200
     assert decoded_qr_codes(response.content) == [
-        [f"{SITE}/t/{token_of(games[0])}/"],
-        [f"{SITE}/t/{token_of(games[1])}/"],
+        sheet_urls(SITE, games[0]),
+        sheet_urls(SITE, games[1]),
     ]
 
 
@@ -88,7 +95,7 @@ def test_without_a_site_url_the_qr_code_holds_the_address_the_page_was_asked_at(
         "game_sheet_pdf", kwargs={"slug": matchday.competition.slug, "game_id": games[0].pk}
     )
     response = client.get(url)
-    assert decoded_qr_codes(response.content) == [[f"http://testserver/t/{token_of(games[0])}/"]]
+    assert decoded_qr_codes(response.content) == [sheet_urls("http://testserver", games[0])]
 
 
 def test_the_link_page_shows_the_site_url(client: Client, settings, evening, director) -> None:
@@ -97,7 +104,8 @@ def test_the_link_page_shows_the_site_url(client: Client, settings, evening, dir
     client.force_login(director)
     url = reverse("game_link", kwargs={"slug": matchday.competition.slug, "game_id": games[0].pk})
     html = client.get(url).content.decode()
-    assert f'href="{SITE}/t/{token_of(games[0])}/"' in html
+    for side in ("a", "b"):
+        assert f'href="{SITE}/t/{token_of(games[0], side)}/"' in html
     assert "testserver" not in html
 
 
@@ -109,7 +117,7 @@ def director_pages(matchday: Matchday, game: Game) -> dict[str, tuple[str, str]]
     return {
         "table link": (
             reverse("game_link", kwargs={"slug": slug, "game_id": game.pk}),
-            'id="table-qr"',
+            'id="table-qr-a"',
         ),
         "matchday (director)": (reverse("matchday_manage", kwargs=day), 'id="matchday"'),
         "matchday (public)": (reverse("matchday_detail", kwargs=day), 'id="matches"'),
