@@ -16,13 +16,13 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
 from rankings import selectors
 from rankings.tables import ROWS_PER_PAGE, RatingTable, SeasonTable
 from scoring.rules.seasons import SeasonBy
 from tournaments.models import Competition
 from troefclub.pages import render_page
+from troefclub.tables import table_configure
 
 # How much of a parameter the page doesn't know it repeats in its notice.
 SHOWN_MAX_LENGTH = 40
@@ -94,7 +94,7 @@ def season_rankings(request: HttpRequest, season: str) -> HttpResponse:
             % {"value": shown(club_key)}
         )
     table = SeasonTable(ranking.rows, by=ranking.by, best_evenings=ranking.best_evenings)
-    RequestConfig(request, paginate={"per_page": ROWS_PER_PAGE}).configure(table)
+    table_configure(request, table, per_page=ROWS_PER_PAGE)
     kept = {"kind": kind, "club": ranking.club.key if ranking.club else ""}
     kept = {name: value for name, value in kept.items() if value}
     base = reverse("season_rankings", kwargs={"season": season})
@@ -125,6 +125,6 @@ def rating_list(request: HttpRequest) -> HttpResponse:
             % {"value": shown(club_key)}
         )
     table = RatingTable(listing.ratings)
-    RequestConfig(request, paginate={"per_page": ROWS_PER_PAGE}).configure(table)
+    table_configure(request, table, per_page=ROWS_PER_PAGE)
     context = {"listing": listing, "table": table, "notices": notices}
     return render_page(request, "rankings/rating_list.html", context, partial="ratings")

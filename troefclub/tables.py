@@ -8,12 +8,43 @@ from collections.abc import Iterable
 from typing import Any
 
 import django_tables2 as tables
-from django.core.paginator import Page
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger
 from django.db.models import QuerySet
+from django.http import HttpRequest
+from django_tables2 import RequestConfig
 
 MINUS = "\u2212"
 
 PHONE_HIDDEN = "d-none d-sm-table-cell"
+
+# The most rows a reader may ask for in one page (`?per_page=`): more would let anyone make
+# the server build megabyte pages.
+PER_PAGE_MAX = 200
+
+
+def _number(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def table_configure(request: HttpRequest, table: tables.Table, *, per_page: int) -> None:
+    """Sort and paginate `table` from the reader's query (django-tables2's `RequestConfig`),
+    with what a URL can say held within bounds: `?per_page=` between 1 and `PER_PAGE_MAX`
+    (a negative one made django-tables2 raise EmptyPage, HTTP 500), a page number that is
+    no number the first page, one past the end the last page. Never raises on the query.
+    """
+    RequestConfig(request, paginate=False).configure(table)
+    wanted = _number(request.GET.get(table.prefixed_per_page_field), per_page)
+    size = min(max(wanted, 1), PER_PAGE_MAX)
+    page = _number(request.GET.get(table.prefixed_page_field), 1)
+    try:
+        table.paginate(page=page, per_page=size)
+    except PageNotAnInteger:
+        table.paginate(page=1, per_page=size)
+    except EmptyPage:
+        table.paginate(page=max(table.paginator.num_pages, 1), per_page=size)
 
 
 def signed(value: int | None) -> str:

@@ -423,7 +423,13 @@ class Round(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game_id}#{self.number} {self.result} {self.side}"
+        # Shown as the admin's title and breadcrumb: in words, in the reader's language.
+        return _("Round %(number)s of game %(game)s: %(result)s, %(side)s") % {
+            "number": self.number,
+            "game": self.game_id,
+            "result": self.get_result_display(),
+            "side": self.get_side_display(),
+        }
 
     @property
     def tricks(self) -> tuple[int, int] | None:

@@ -17,7 +17,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django_tables2 import RequestConfig
 
 from scoring.models import Game
 from scoring.selectors.highlights import match_top_koppels, matchday_highlights
@@ -53,7 +52,7 @@ from tournaments.models import Competition, Entry, Match
 from tournaments.selectors import MATCH_ENTRY_JOINS
 from troefclub.live import live_poll_url, live_polled, live_unchanged, live_version_drop
 from troefclub.pages import render_page
-from troefclub.tables import page_links
+from troefclub.tables import page_links, table_configure
 
 # Rounds on the printed paper score grid of a table: a game to 20 can take 19 rounds,
 # plus redeals.
@@ -135,7 +134,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         show_byes=summary.byes,
         show_deducted=summary.deducted,
     )
-    RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+    table_configure(request, table, per_page=STANDINGS_PER_PAGE)
     if search:
         table.empty_text = _("No koppel or player matches this search.")
     counts = competition_game_counts(competition=competition)

@@ -13,9 +13,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scoring.models import GameLink
 from scoring.services.rounds import game_rounds_load, round_record
-from scoring.services.table import game_links_ensure
+from scoring.services.table import game_links_ensure, table_round_record
 from scoring.views import public
 from scoring.views import table as table_views
 from tests.builders import league_in_play, rounds_to_end
@@ -82,17 +81,17 @@ def test_the_opponents_phone_says_when_it_lost_the_connection(browser, live_serv
     monkeypatch.setattr(table_views, "TABLE_POLL_SECONDS", 1)
     league = league_in_play(2)
     game = league.games[1]
-    link = game_links_ensure(game_ids=[game.pk])[game.pk]
-    GameLink.objects.filter(pk=link.pk).update(entering_side="a")
+    links = game_links_ensure(game_ids=[game.pk])[game.pk]
+    # Koppel A enters through its own link; the opponents follow through theirs.
+    table_round_record(token=links["a"].token, expected_number=2, result="gewone_winst", side="a")
     page = phone(browser)
-    page.goto(live_server.url + reverse("table_sheet", kwargs={"token": link.token}))
-    page.locator("#koppel-b").click()  # the opponents follow the rounds
+    page.goto(live_server.url + reverse("table_sheet", kwargs={"token": links["b"].token}))
     expect(page.locator("#table-following")).to_be_visible()
     rows = page.locator("#table tbody tr")
-    expect(rows).to_have_count(1)
-
-    round_record(game_id=game.pk, expected_number=2, result="kap", side="a")
     expect(rows).to_have_count(2)
+
+    round_record(game_id=game.pk, expected_number=3, result="gewone_winst", side="a")
+    expect(rows).to_have_count(3)
     notice = page.locator("[data-live-status]")
     expect(notice).to_be_hidden()
     page.route("**/t/**", lambda route: route.abort())

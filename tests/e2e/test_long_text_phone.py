@@ -101,6 +101,7 @@ def pages(scene: dict[str, Any]) -> dict[str, str]:
         "manage": reverse("competition_manage", kwargs={"slug": slug}),
         "matchday-manage": reverse("matchday_manage", kwargs={"slug": slug, "number": 1}),
         "board": reverse("matchday_board", kwargs={"slug": slug, "number": 1}),
+        "print": reverse("matchday_print", kwargs={"slug": slug, "number": 1}),
         "rankings": reverse("rankings_latest"),
         "ratings": reverse("rating_list"),
         "player": reverse("player_detail", kwargs={"key": koppel.player_1.key}),
