@@ -198,7 +198,16 @@
         }
         list.appendChild(line);
       });
-      if (waiting.length && !document.getElementById("table-undo")) {
+      var stored_undo = document.getElementById("table-undo");
+      if (stored_undo) {
+        // While rounds wait, undo takes back the last waiting one: say so, not the
+        // stored round's number the server wrote on the button.
+        if (!stored_undo.dataset.stored) {
+          stored_undo.dataset.stored = stored_undo.textContent;
+        }
+        stored_undo.textContent = waiting.length ? texts.undo : stored_undo.dataset.stored;
+      }
+      if (waiting.length && !stored_undo) {
         // No round of this phone stored yet: the sheet offers no undo, the queue does.
         var undo = text("button", "btn btn-sm btn-outline-warning mt-2 outbox-undo", texts.undo);
         undo.type = "button";
@@ -241,6 +250,9 @@
 
   // ------------------------------------------------------------ taking a tap
 
+  var TAP_GUARD_MS = 500; // longer than a double tap (~300 ms), shorter than any deal
+  var lastTapAt = 0;
+
   function roundOf(form, submitter) {
     var caller = form.querySelector("select[name=caller]");
     var texts = say();
@@ -281,6 +293,15 @@
         return; // no IndexedDB (yet): the form posts as before, with its own key
       }
       if (form.id === "table-round-form") {
+        // A nervous double tap is one round, not two (no deal is played in under a second;
+        // the queue gives each tap its own key, so the server can't tell them apart).
+        var now = Date.now();
+        if (now - lastTapAt < TAP_GUARD_MS) {
+          event.preventDefault();
+          event.stopPropagation();
+          return;
+        }
+        lastTapAt = now;
         var round = roundOf(form, event.submitter);
         if (!round) {
           return; // incomplete: the form posts and the page says why

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from scoring.models import Game, GameLink, Round, Standing
 from scoring.rules import GameState, Points, Result, RoundInput, RuleSet, RuleViolation, Side
 from scoring.services.rounds import round_correct, round_record
-from scoring.services.table import game_links_ensure
+from scoring.services.table import game_link_revoke, game_links_ensure
 from tests.e2e.conftest import ARTIFACTS, PHONE, refresh_standings_if_not_eager
 from tests.e2e.test_csp import ConsoleWatch
 from tests.factories import CompetitionFactory, GameFactory
@@ -105,7 +105,13 @@ def none_refused(page: Any) -> None:
     assert refused.count() == 0, page.locator("#table-outbox").inner_text()
 
 
+# The page takes no second round within this time of the first (static/js/table.js
+# TAP_GUARD_MS): a double tap is one round. The tests tap like a person, not faster.
+TAP_GUARD_MS = 500
+
+
 def tap(page: Any, step: str) -> None:
+    page.wait_for_timeout(TAP_GUARD_MS + 50)
     if step in ("a", "b"):
         page.locator(f"#quick-{step}").click()
     else:
@@ -529,3 +535,60 @@ def test_background_sync_sends_the_queue_of_a_closed_page(browser, live_server):
         if Round.objects.filter(game=game).count() == 3:
             break
     assert stored(game) == ["gewone_winst:a", "kap:b", "gewone_winst:a"]
+
+
+def test_a_double_tap_is_one_round_online_and_offline(browser, live_server):
+    game = named_game()
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
+    page = phone(browser)
+    page.goto(url_of(live_server, link))
+    page.locator("#quick-b").dblclick()
+    expect(page.locator("#table-undo")).to_be_visible()
+    page.wait_for_timeout(TAP_GUARD_MS + 50)
+    page.context.set_offline(True)
+    page.locator("#quick-a").dblclick()
+    expect(waiting(page)).to_have_count(1)
+    page.context.set_offline(False)
+    expect(waiting(page)).to_have_count(0)
+    assert stored(game) == ["gewone_winst:b", "gewone_winst:a"]
+
+
+def test_while_rounds_wait_the_undo_button_names_the_waiting_round(browser, live_server):
+    game = named_game()
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
+    page = phone(browser)
+    page.goto(url_of(live_server, link))
+    tap(page, "a")
+    undo = page.locator("#table-undo")
+    expect(undo).to_contain_text("1")  # "Undo round 1": the stored round
+    stored_label = undo.inner_text()
+    page.context.set_offline(True)
+    tap(page, "b")
+    expect(waiting(page)).to_have_count(1)
+    # Not "Undo round 1": the button takes back the waiting round now.
+    expect(undo).not_to_have_text(stored_label)
+    expect(undo).to_have_text(page.locator("#table-texts").get_attribute("data-undo") or "")
+    page.context.set_offline(False)
+    expect(waiting(page)).to_have_count(0)
+    expect(undo).to_contain_text("2")
+
+
+def test_a_revoked_link_lists_the_rounds_this_phone_never_stored(browser, live_server):
+    game = named_game()
+    link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
+    page = phone(browser)
+    page.goto(url_of(live_server, link))
+    kept_for_offline(page)
+    page.context.set_offline(True)
+    tap(page, "b")
+    tap(page, "b")
+    expect(waiting(page)).to_have_count(2)
+    game_link_revoke(game_id=game.pk, link_id=link.pk)
+    page.context.set_offline(False)
+    expect(page.locator(".outbox-round.outbox-refused")).to_have_count(2)
+    page.reload()
+    unsent = page.locator("#link-invalid-unsent")
+    expect(unsent).to_be_visible()
+    expect(unsent.locator("li")).to_have_count(2)
+    assert stored(game) == []
+    page.screenshot(path=str(ARTIFACTS / "table-revoked-unsent-phone.png"), full_page=True)
