@@ -151,13 +151,11 @@ def test_a_matchday_dated_today_polls_before_its_first_round(client):
     assert POLL in client.get(matchday_url(league)).content.decode()
 
 
-def test_polling_stops_when_the_last_game_is_over(
-    client, league, django_capture_on_commit_callbacks
-):
+def test_polling_stops_when_the_last_game_is_over(client, league, refreshed):
     standings = poll_url(client.get(standings_url(league)).content.decode(), "standings")
     matches = poll_url(client.get(matchday_url(league)).content.decode(), "matches")
     rng = random.Random(3)
-    with django_capture_on_commit_callbacks(execute=True):  # the standings' refresh
+    with refreshed():  # the standings' refresh, as the worker (or eager Celery) runs it
         for game in league.games.values():
             if game.rounds.exists():  # table 1: the director closes it (time is up)
                 game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
@@ -175,9 +173,7 @@ def test_polling_stops_when_the_last_game_is_over(
 # ---------------------------------------------------------------- the standings page
 
 
-def test_the_standings_poll_until_the_finished_game_is_in_them(
-    client, league, django_capture_on_commit_callbacks
-):
+def test_the_standings_poll_until_the_finished_game_is_in_them(client, league, refreshed):
     page = client.get(standings_url(league)).content.decode()
     assert POLL in page and "data-live-status" in page
     url = poll_url(page, "standings")
@@ -187,7 +183,7 @@ def test_the_standings_poll_until_the_finished_game_is_in_them(
     round_record(game_id=league.games[2].pk, expected_number=1, result="kap", side="a")
     assert client.get(url, **HTMX).status_code == 204
 
-    with django_capture_on_commit_callbacks(execute=True):  # the standings' refresh
+    with refreshed():  # the standings' refresh, as the worker (or eager Celery) runs it
         play_to_end(league.games[3], random.Random(5))
     fresh = client.get(url, **HTMX)
     assert fresh.status_code == 200
