@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from scoring.engine_inputs import game_round_inputs
 from scoring.models import Game, GameDispute, GameLink, Round
-from scoring.rules import GameState, RuleViolation, replay
+from scoring.rules import GameState, RuleSet, RuleViolation, replay
 from scoring.selectors.sheet import SheetRow, game_next_caller, game_sheet
 from tournaments.models import Competition
 from tournaments.selectors import TEAM_JOINS
@@ -104,18 +104,24 @@ def table_engine(*, game: Game, rounds: Sequence[Round]) -> dict[str, Any]:
     except RuleViolation:
         state = None
     return {
-        "rules": {
-            "target_score": rules.target_score,
-            "fixed_rounds": rules.fixed_rounds,
-            "kap_partner_allowed": rules.kap_partner_allowed,
-            "early_kap_penalty": rules.early_kap_penalty,
-            "stinkende_kap_bonus": rules.stinkende_kap_bonus,
-            "stinkende_baunie_bonus": rules.stinkende_baunie_bonus,
-            "redeal_allowed": rules.redeal_allowed,
-            "callers_required": rules.callers_required,
-        },
+        "rules": engine_rules(rules),
         "state": None if state is None else engine_state(state),
         "seats": list(game.seats) if None not in game.seats else None,
+    }
+
+
+def engine_rules(rules: RuleSet) -> dict[str, Any]:
+    """A rule set as static/js/table_rules.js reads it: the options that change a round's
+    points or whether it is allowed (RULES.md, "Rule-set options"). JSON-ready."""
+    return {
+        "target_score": rules.target_score,
+        "fixed_rounds": rules.fixed_rounds,
+        "kap_partner_allowed": rules.kap_partner_allowed,
+        "early_kap_penalty": rules.early_kap_penalty,
+        "stinkende_kap_bonus": rules.stinkende_kap_bonus,
+        "stinkende_baunie_bonus": rules.stinkende_baunie_bonus,
+        "redeal_allowed": rules.redeal_allowed,
+        "callers_required": rules.callers_required,
     }
 
 

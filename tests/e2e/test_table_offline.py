@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game, GameLink, Round, Standing
 from scoring.rules import GameState, Points, Result, RoundInput, RuleSet, RuleViolation, Side
+from scoring.selectors.table import engine_rules
 from scoring.services.rounds import round_correct, round_record
 from scoring.services.table import game_link_revoke, game_links_ensure
 from tests.e2e.conftest import ARTIFACTS, PHONE, refresh_standings_if_not_eager
@@ -372,19 +373,6 @@ RULE_SETS = [
 ]
 
 
-def rules_json(rules: RuleSet) -> dict[str, Any]:
-    return {
-        "target_score": rules.target_score,
-        "fixed_rounds": rules.fixed_rounds,
-        "kap_partner_allowed": rules.kap_partner_allowed,
-        "early_kap_penalty": rules.early_kap_penalty,
-        "stinkende_kap_bonus": rules.stinkende_kap_bonus,
-        "stinkende_baunie_bonus": rules.stinkende_baunie_bonus,
-        "redeal_allowed": rules.redeal_allowed,
-        "callers_required": rules.callers_required,
-    }
-
-
 def engine_cases(count: int) -> list[dict[str, Any]]:
     """Random (rules, state, round) and what the engine says: points and the next state,
     or the violation's code."""
@@ -406,7 +394,7 @@ def engine_cases(count: int) -> list[dict[str, Any]]:
             caller=rng.choice([None, None, 1, 2, 3, 4]),
         )
         case: dict[str, Any] = {
-            "rules": rules_json(rules),
+            "rules": engine_rules(rules),
             "state": {
                 "score": [state.score.a, state.score.b],
                 "rounds": state.rounds,
