@@ -176,6 +176,14 @@
       return;
     }
     node.classList.toggle("sheet-pending", waiting > 0);
+    // "Add round n": the number after the waiting rounds (the one number in the heading,
+    // in either language).
+    var title = node.querySelector("#add-round-title");
+    if (title) {
+      title.dataset.text = title.dataset.text || title.textContent;
+      var next = (Number(node.dataset.rounds) || 0) + waiting + 1;
+      title.textContent = title.dataset.text.replace(/\d+/, String(next));
+    }
     var state = view.state;
     var scoreA = node.querySelector(".score-a");
     var scoreB = node.querySelector(".score-b");
@@ -376,6 +384,12 @@
     var fresh = holder.firstElementChild;
     if (!fresh || fresh.id !== "sheet") {
       return;
+    }
+    // The queue as shown stays until render() shows it anew: no flash of an empty queue.
+    var shown = node.querySelector("#sheet-outbox");
+    var empty = fresh.querySelector("#sheet-outbox");
+    if (shown && empty) {
+      empty.replaceWith(shown);
     }
     node.replaceWith(fresh);
     window.htmx.process(fresh);

@@ -79,6 +79,7 @@ def test_five_rounds_entered_offline_are_stored_once_in_order_when_back(browser,
     expect(page.locator("#sheet .score-a")).to_have_text("6")
     expect(page.locator("#sheet .score-b")).to_have_text("4")
     expect(page.locator("#sheet-outbox .outbox-status")).to_contain_text("connection is back")
+    expect(page.locator("#add-round-title")).to_have_text("Add round 6")
     page.screenshot(path=str(ARTIFACTS / "sheet-offline-queue-desktop.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(ARTIFACTS / "sheet-offline-queue-phone.png"), full_page=True)
