@@ -320,9 +320,13 @@
   function lostPost(event) {
     var source = event.detail && event.detail.elt;
     var form = source && (source.tagName === "FORM" ? source : source.closest("form"));
-    if (usable && queued(form)) {
+    if (usable && queued(form) && enqueue(form)) {
       unreachable = true;
-      enqueue(form);
+      // Not "not stored" (troefclub.js said so first): the round waits in the queue.
+      var said = document.getElementById("save-error");
+      if (said) {
+        said.classList.add("d-none");
+      }
     }
   }
   document.addEventListener("htmx:sendError", lostPost);

@@ -138,3 +138,30 @@ def test_a_table_phones_round_meanwhile_refuses_the_queue_visibly(browser, live_
     refused.first.locator(".outbox-reenter").click()
     expect(page.locator("#sheet-outbox .outbox-round")).to_have_count(0)
     assert stored(game) == ["gewone_winst:b", "gewone_winst:a"]
+
+
+def test_a_post_that_cannot_reach_the_server_is_queued_and_sent(browser, live_server):
+    """The browser thinks it is online, but the sheet's post gets no answer (the hall's
+    Wi-Fi dropped the request): the round goes into the queue, and is stored once."""
+    game = named_game()
+    page = director_sheet(browser, live_server, game)
+    lost = {"count": 0}
+
+    def drop_the_sheets_post(route: Any) -> None:
+        if route.request.method == "POST" and lost["count"] == 0:
+            lost["count"] += 1
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route("**/sheet/", drop_the_sheets_post)
+    page.locator("#one-tap-b").click()
+    page.wait_for_function(
+        "() => document.querySelector('#sheet').dataset.rounds === '1'"
+        " && document.querySelectorAll('#sheet-outbox .outbox-round').length === 0",
+        polling="raf",
+    )
+    assert lost["count"] == 1
+    expect(page.locator("#save-error")).to_be_hidden()
+    assert stored(game) == ["gewone_winst:b"]
+    assert Round.objects.get(game=game).client_key is not None
