@@ -187,7 +187,7 @@
     var state = view.state;
     var scoreA = node.querySelector(".score-a");
     var scoreB = node.querySelector(".score-b");
-    if (state && scoreA && scoreB && waiting > 0) {
+    if (state && scoreA && scoreB) {
       scoreA.textContent = state.score[0];
       scoreB.textContent = state.score[1];
     }

@@ -165,3 +165,20 @@ def test_a_post_that_cannot_reach_the_server_is_queued_and_sent(browser, live_se
     expect(page.locator("#save-error")).to_be_hidden()
     assert stored(game) == ["gewone_winst:b"]
     assert Round.objects.get(game=game).client_key is not None
+
+
+def test_take_back_removes_the_last_round_still_queued(browser, live_server):
+    game = named_game()
+    page = director_sheet(browser, live_server, game)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.context.set_offline(True)
+    page.locator("#one-tap-a").click()
+    page.locator("#one-tap-b").click()
+    expect(waiting(page)).to_have_count(2)
+    page.locator("#sheet-outbox .outbox-undo").click()
+    expect(waiting(page)).to_have_count(1)
+    expect(page.locator("#sheet .score-b")).to_have_text("0")
+    page.context.set_offline(False)
+    expect(page.locator("#sheet-outbox")).to_be_hidden()
+    expect(page.locator("#sheet")).to_have_attribute("data-rounds", "1")
+    assert stored(game) == ["gewone_winst:a"]
