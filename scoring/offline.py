@@ -30,6 +30,7 @@ PRECACHED = (
     "js/table.js",
     "js/table_rules.js",
     "js/table_queue.js",
+    "js/sheet_queue.js",
     "js/offline_page.js",
     "vendor/idb/idb.umd.js",
     "django_htmx/htmx-2.min.js",

@@ -17,6 +17,7 @@ from scoring.views import (
     public,
     sheet,
     sheet_game,
+    sheet_queue,
     table,
     table_director,
 )
@@ -66,6 +67,8 @@ urlpatterns = [
     path(SHEET + "round/<int:round_id>/edit/", sheet.round_edit, name="round_edit"),
     path(SHEET + "round/<int:round_id>/delete/", sheet.round_delete, name="round_delete"),
     path(SHEET + "undo/", sheet.round_undo, name="round_undo"),
+    # The sheet's offline queue: one queued round a request, answered in JSON.
+    path(SHEET + "round/", sheet_queue.sheet_round_send, name="sheet_round_send"),
     path(SHEET + "totals/", sheet_game.game_totals, name="game_totals"),
     path(SHEET + "close/", sheet_game.game_close, name="game_close"),
     path(SHEET + "reopen/", sheet_game.game_reopen, name="game_reopen"),

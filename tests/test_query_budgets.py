@@ -138,6 +138,8 @@ POST_ONLY = {
     "game_confirm",
     # The table phone's queue of rounds (JSON; tests/scoring/views/test_table_queue.py).
     "table_round_send",
+    # The score sheet's queue of rounds (JSON; tests/scoring/views/test_sheet_queue.py).
+    "sheet_round_send",
 }
 
 

@@ -319,3 +319,21 @@ class MatchTotalsForm(forms.Form):
         data = super().clean() or {}
         require_seen(self)
         return data
+
+
+class QueuedRoundForm(RoundForm):
+    """A round of the score sheet's offline queue (static/js/sheet_queue.js): `RoundForm`
+    with the round's idempotency `key` (a UUID the sheet made, required) and `seen`, the
+    `game_token` the round was built on ("" is a valid value: a replay that found the game
+    changed sends it, and the round is refused as `game_changed_meanwhile`)."""
+
+    key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+        super().__init__(*args, game=game, **kwargs)
+        self.fields["seen"] = seen_field()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        require_seen(self, "key")
+        return data

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from simple_history.utils import bulk_create_with_history
 
 from scoring.engine_inputs import game_round_inputs, round_input
@@ -25,7 +26,7 @@ from scoring.services.games import (
     game_state_store,
     round_points_sync,
 )
-from scoring.tokens import game_token
+from scoring.tokens import game_token, game_token_now
 from troefclub.writes import acting_user
 
 # A sanity bound, not a game rule (RULES.md has no limit on redeals): a game to 20 has at
@@ -208,6 +209,125 @@ def round_record(
     game_state_store(game, Replay(state=step.state, points=(*before.points, step.points)))
     game_refresh_on_commit(game, status_before)
     return rnd
+
+
+@dataclass(frozen=True, slots=True)
+class SentRound:
+    """A queued round (a table phone's or a director's sheet's offline queue), as the
+    server took it.
+
+    `round` is the stored round; `stored_already` says it was stored by an earlier send of
+    the same `client_key` (a retry, a lost answer, a second tab replaying the queue).
+    `game_token` is the game's `game_token` now: the queue sends it as `seen` with its next
+    round. It is "" when the game changed since `round` was stored by more than the same
+    queue's own later rounds (a correction, an undo, a round from elsewhere): the next
+    queued round is then refused (`game_changed_meanwhile`) instead of applied over the
+    newer state.
+    """
+
+    round: Round
+    stored_already: bool
+    game_token: str
+
+
+def round_sent_before(
+    game: Game, *, client_key: uuid.UUID, link: GameLink | None, user: Any = None
+) -> SentRound | None:
+    """The round of `game` stored already with `client_key`, or None for a new key.
+
+    The sender is a table link (`link`) or, with `link` None, the director `user` on the
+    score sheet. Its "own later rounds" (which keep its queue valid, each built on the one
+    before) are the rounds added through the same link, or by the same director on the
+    sheet. `game` must be locked (`game_locked`).
+
+    Raises RuleViolation: `round_key_elsewhere` (the key belongs to another game or
+    sender: a broken or forged queue), `round_removed_meanwhile` (param number: it was
+    stored, then undone or removed; sending it again would bring it back).
+    """
+    rnd = Round.objects.filter(client_key=client_key).first()
+    if rnd is None:
+        removed = (
+            Round.history.filter(client_key=client_key)
+            .order_by("-history_id")
+            .values_list("number", flat=True)
+            .first()
+        )
+        if removed is not None:
+            raise RuleViolation("round_removed_meanwhile", number=removed)
+        return None
+    link_id = link.pk if link is not None else None
+    if rnd.game_id != game.pk or rnd.link_id != link_id:
+        raise RuleViolation("round_key_elsewhere")
+    added = (
+        Round.history.filter(id=rnd.pk, history_type="+")
+        .order_by("history_id")
+        .values_list("history_id", flat=True)
+        .first()
+    )
+    if link is not None:
+        own = Q(history_type="+", link_id=link.pk)
+    else:
+        director = acting_user(user)
+        own = Q(
+            history_type="+",
+            link_id=None,
+            recorded_by_id=director.pk if director is not None else None,
+        )
+    # What happened to the game since: only the sender's own later rounds keep its queue
+    # valid; anything else (a correction, an undo, a round from elsewhere, a rejection)
+    # makes the next queued round a refusal.
+    changed = (
+        added is None
+        or Round.history.filter(game_id=game.pk, history_id__gt=added).exclude(own).exists()
+    )
+    token = "" if changed else game_token(game, list(game.rounds.all()))
+    return SentRound(round=rnd, stored_already=True, game_token=token)
+
+
+@transaction.atomic
+def game_round_send(
+    *,
+    game_id: int,
+    expected_number: int,
+    result: str,
+    side: str,
+    client_key: uuid.UUID,
+    seen: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+    user: Any = None,
+) -> SentRound:
+    """Record the next round of a game from the director's score sheet's offline queue
+    (static/js/sheet_queue.js): `round_record`, made idempotent and chained.
+
+    `client_key` is the idempotency key the sheet made for this round: a key stored on
+    this game already (a retry, a lost answer, two tabs replaying one queue) returns that
+    round (`stored_already`), nothing stored twice. `seen` is the `game_token` the sheet
+    built the round on (the page's, then each answer's `game_token`): a new round on
+    another state (a table phone's round, another director, a close, a correction) is
+    refused, never applied over it. `expected_number` is the number the sheet gave it.
+
+    Raises RuleViolation: `game_unknown`, `round_key_elsewhere`,
+    `round_removed_meanwhile` (param number), `game_changed_meanwhile`, and everything
+    `round_record` raises (`game_finished` on a game that is over, the engine's rules).
+    """
+    game = game_locked(game_id)
+    sent = round_sent_before(game, client_key=client_key, link=None, user=user)
+    if sent is not None:
+        return sent
+    if seen != game_token(game, list(game.rounds.all())):
+        raise RuleViolation("game_changed_meanwhile")
+    rnd = round_record(
+        game_id=game.pk,
+        expected_number=expected_number,
+        result=result,
+        side=side,
+        caller_id=caller_id,
+        tricks=tricks,
+        user=user,
+        client_key=client_key,
+    )
+    return SentRound(round=rnd, stored_already=False, game_token=game_token_now(game_id=game.pk))
 
 
 @transaction.atomic

@@ -7,17 +7,22 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import Game, GameLink, Round
+from scoring.models import Game, GameLink
 from scoring.rules import RuleViolation
 from scoring.selectors.table import game_entering_koppels
 from scoring.services.disputes import dispute_open
 from scoring.services.games import game_locked
-from scoring.services.rounds import round_of, round_record, round_undo
+from scoring.services.rounds import (
+    SentRound,
+    round_of,
+    round_record,
+    round_sent_before,
+    round_undo,
+)
 from scoring.tokens import game_token, game_token_now
 
 SIDES = ("a", "b")
@@ -104,21 +109,8 @@ def game_link_revoke(*, game_id: int, link_id: int) -> GameLink:
     return link
 
 
-@dataclass(frozen=True, slots=True)
-class TableRound:
-    """A round sent from the table's phone, as the server took it.
-
-    `round` is the stored round; `stored_already` says it was stored by an earlier send of
-    the same `client_key` (a retry, a lost answer, a second tab replaying the queue).
-    `game_token` is the game's `game_token` now: the phone sends it as `seen` with its next
-    queued round. It is "" when the game changed since `round` was stored by more than
-    this link's own later rounds (a director's correction, an undo): the next queued round
-    is then refused (`game_changed_meanwhile`) instead of applied over the newer state.
-    """
-
-    round: Round
-    stored_already: bool
-    game_token: str
+# A round sent from the table's phone, as the server took it (`SentRound`).
+TableRound = SentRound
 
 
 def _entering_checked(game: Game, link: GameLink) -> None:
@@ -127,45 +119,6 @@ def _entering_checked(game: Game, link: GameLink) -> None:
     entering = game_entering_koppels(game=game)
     if entering and link.side not in entering:
         raise RuleViolation("table_other_koppel_enters", team=sorted(entering)[0])
-
-
-def _sent_before(game: Game, link: GameLink, client_key: uuid.UUID) -> TableRound | None:
-    """The round stored already with `client_key` through `link`, or None for a new key.
-
-    Raises RuleViolation: `round_key_elsewhere` (the key belongs to another game or
-    link: a broken or forged phone), `round_removed_meanwhile` (param number: it was
-    stored, then undone or removed; sending it again would bring it back).
-    """
-    rnd = Round.objects.filter(client_key=client_key).first()
-    if rnd is None:
-        removed = (
-            Round.history.filter(client_key=client_key)
-            .order_by("-history_id")
-            .values_list("number", flat=True)
-            .first()
-        )
-        if removed is not None:
-            raise RuleViolation("round_removed_meanwhile", number=removed)
-        return None
-    if rnd.game_id != game.pk or rnd.link_id != link.pk:
-        raise RuleViolation("round_key_elsewhere")
-    added = (
-        Round.history.filter(id=rnd.pk, history_type="+")
-        .order_by("history_id")
-        .values_list("history_id", flat=True)
-        .first()
-    )
-    # What happened to the game since: only this link's own later rounds keep the
-    # phone's queue valid (each built on the one before); anything else (a correction, an
-    # undo, a director's round, a rejection) makes the next queued round a refusal.
-    changed = (
-        added is None
-        or Round.history.filter(game_id=game.pk, history_id__gt=added)
-        .exclude(history_type="+", link_id=link.pk)
-        .exists()
-    )
-    token = "" if changed else game_token(game, list(game.rounds.all()))
-    return TableRound(round=rnd, stored_already=True, game_token=token)
 
 
 @transaction.atomic
@@ -202,7 +155,7 @@ def table_round_record(
     """
     link, game = link_locked(token)
     if client_key is not None:
-        sent = _sent_before(game, link, client_key)
+        sent = round_sent_before(game, client_key=client_key, link=link)
         if sent is not None:
             return sent
     _entering_checked(game, link)

@@ -4,22 +4,26 @@ correct, delete, undo), each answered with the sheet again (htmx) or a message.
 
 from __future__ import annotations
 
+import json
 from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring import offline
 from scoring.forms.seen import SeenForm
 from scoring.forms.sheet import GameTotalsForm, RoundForm, SeatsForm, UndoForm, seat_names
 from scoring.models import Game, Round
 from scoring.rules import Points, RuleViolation
 from scoring.selectors.evening import matchday_sheet_stops
 from scoring.selectors.sheet import SheetRow, game_next_caller
+from scoring.selectors.table import table_engine
 from scoring.services import rounds as round_services
 from scoring.services.games import game_seats_token
 from scoring.services.rounds import round_correct, round_record
@@ -66,6 +70,7 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
         "undo_ask": ask,
         "first_caller_name": seat_names(game).get(game.first_caller or 0, ""),
         **table_switch(game),
+        **queue_context(game, rounds),
     }
     if playing:
         expected = game_next_caller(game=game, rounds=rounds)
@@ -93,6 +98,20 @@ def sheet_context(request: HttpRequest, game: Game, **extra: Any) -> dict[str, A
             game.seat_1_id is None and competition.rule_set.needs_caller
         )
     return context
+
+
+def queue_context(game: Game, rounds: list[Round]) -> dict[str, Any]:
+    """What the sheet's offline queue (static/js/sheet_queue.js) needs: the rules and state
+    for its running score (`table_engine`), the result names, its page and endpoint, and
+    the release the service worker's caches are named after."""
+    slug = game.match.matchday.competition.slug
+    return {
+        "engine_json": json.dumps(table_engine(game=game, rounds=rounds), separators=(",", ":")),
+        "results_json": json.dumps({key: str(label) for key, label in RESULT_LABELS.items()}),
+        "page_url": reverse("game_sheet", kwargs={"slug": slug, "game_id": game.pk}),
+        "send_url": reverse("sheet_round_send", kwargs={"slug": slug, "game_id": game.pk}),
+        "release": offline.release(),
+    }
 
 
 def game_players(game: Game) -> list[Any]:

@@ -12,6 +12,11 @@
  * queued after it: nothing is applied over a newer state, nothing is dropped silently.
  * The phone's user discards such a round or enters it again (on the state it now sees).
  *
+ * The director's score sheet queues its rounds here too (static/js/sheet_queue.js): a
+ * queued round may carry its endpoint (`url`, default: the page's `round/`), the marker of
+ * the page's part that answers replace in the cached page (`marker`, default "table") and
+ * the form's own fields (`fields`: {name: value}, sent as they are).
+ *
  * Works in a page and in the service worker (needs the global `idb`): it only defines
  * `self.TableQueue`.
  */
@@ -74,7 +79,8 @@
     return lastSeq;
   }
 
-  /* Queue a round of `page` ({result, side, caller, label, csrf}); returns it. */
+  /* Queue a round of `page` ({result, side, caller, label, csrf}, optionally url, marker,
+   * fields); returns it. */
   function add(page, round) {
     var item = Object.assign({}, round, {
       key: uuid(),
@@ -107,6 +113,9 @@
         caller: item.caller,
         label: item.label,
         csrf: item.csrf,
+        url: item.url,
+        marker: item.marker,
+        fields: item.fields,
       });
     });
   }
@@ -146,8 +155,11 @@
   }
 
   /* Put the sheet of an answer into the service worker's copy of the page, so a reload
-   * while offline shows the rounds stored so far (the markers are in table_sheet.html). */
-  function cachePage(page, html, release) {
+   * while offline shows the rounds stored so far (the markers `<!--table-->` and
+   * `<!--/table-->` are in table_sheet.html; `marker` names others, game_sheet.html's). */
+  function cachePage(page, html, release, marker) {
+    var open = "<!--" + (marker || "table") + "-->";
+    var close = "<!--/" + (marker || "table") + "-->";
     if (!root.caches || !release || !html) {
       return Promise.resolve();
     }
@@ -157,12 +169,12 @@
           return undefined;
         }
         return cached.text().then(function (text) {
-          var start = text.indexOf("<!--table-->");
-          var end = text.indexOf("<!--/table-->");
+          var start = text.indexOf(open);
+          var end = text.indexOf(close);
           if (start < 0 || end < start) {
             return undefined;
           }
-          var fresh = text.slice(0, start + 12) + html + text.slice(end);
+          var fresh = text.slice(0, start + open.length) + html + text.slice(end);
           return cache.put(
             page,
             new Response(fresh, {
@@ -178,7 +190,8 @@
   var inFlight = {}; // the key of the round being sent, per page, in this context
 
   /* Send the waiting rounds of `page`, in order. `hooks.stored(item, answer)`,
-   * `hooks.refused(item, answer)` tell the page, `hooks.csrf` is its CSRF token;
+   * `hooks.refused(item, answer)` tell the page, `hooks.csrf` is its CSRF token,
+   * `hooks.url` the endpoint (else the round's own `url`, else the page's `round/`);
    * `release` names the page cache.
    * Resolves {sent, offline, refused}: offline when the network failed (they stay
    * waiting; send again later). One run per page at a time in this context. */
@@ -205,11 +218,18 @@
           var item = items[index];
           index += 1;
           var body = new URLSearchParams();
+          Object.keys(item.fields || {}).forEach(function (name) {
+            body.set(name, item.fields[name]);
+          });
           body.set("key", item.key);
           body.set("seen", state.token);
           body.set("number", String(state.rounds + 1));
-          body.set("result", item.result);
-          body.set("side", item.side);
+          if (item.result) {
+            body.set("result", item.result);
+          }
+          if (item.side) {
+            body.set("side", item.side);
+          }
           if (item.caller) {
             body.set("caller", item.caller);
           }
@@ -231,7 +251,7 @@
         }
 
         function post(item, body) {
-          return timedFetch(page + "round/", {
+          return timedFetch(hooks.url || item.url || page + "round/", {
             method: "POST",
             body: body,
             credentials: "same-origin",
@@ -267,7 +287,7 @@
                 return Promise.all([
                   setChain(page, answer.token, answer.rounds),
                   remove(item.key),
-                  cachePage(page, answer.html, release),
+                  cachePage(page, answer.html, release, item.marker),
                 ])
                   .then(function () {
                     return hooks.stored && hooks.stored(item, answer);
@@ -277,7 +297,7 @@
               result.refused = true;
               return refuseFrom(page, item, answer, items.slice(index)).then(function () {
                 return Promise.all([
-                  cachePage(page, answer.html, release),
+                  cachePage(page, answer.html, release, item.marker),
                   hooks.refused && hooks.refused(item, answer),
                 ]);
               }).then(function () {

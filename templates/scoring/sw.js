@@ -5,7 +5,8 @@
  * - Serves the table pages (/t/<token>/) and the score sheets network first: the page as
  *   the server has it now when the network answers within 4 s, else the copy kept from
  *   the last visit (with the rounds stored since, put in by static/js/table_queue.js).
- * - Sends the phones' queued rounds when the connection is back (Background Sync).
+ * - Sends the queued rounds of the phones and the score sheets when the connection is back
+ *   (Background Sync; each round carries its endpoint, static/js/table_queue.js).
  * - Names every cache after the release; a new release replaces this worker at once
  *   (skipWaiting, clients.claim) and deletes the old release's caches: no stale page.
  */

@@ -66,6 +66,7 @@ DIRECTED: dict[str, tuple[Kwargs, bool]] = {
     "round_edit": (_round, True),
     "round_delete": (_round, True),
     "round_undo": (_game, False),
+    "sheet_round_send": (_game, False),
     "game_totals": (_game, False),
     "game_close": (_game, False),
     "game_reopen": (_game, False),
