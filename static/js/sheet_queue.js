@@ -26,6 +26,7 @@
   var usable = false;
   var pending = 0;
   var unreachable = false; // the last send found no connection
+  var loginNeeded = false; // the last send was sent to the login page (or refused: 403)
   var timer = null;
 
   function say() {
@@ -42,6 +43,12 @@
   }
 
   function csrfToken() {
+    // The cookie first: a login in another tab (after the session expired) gives a new
+    // token, which the page's copy in `hx-headers` doesn't know.
+    var cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (cookie) {
+      return decodeURIComponent(cookie[1]);
+    }
     try {
       return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
     } catch (error) {
@@ -120,8 +127,13 @@
       pending = waiting.length;
       box.classList.toggle("d-none", items.length === 0);
       box.querySelector("#outbox-title").textContent = texts.title;
-      box.querySelector(".outbox-status").textContent =
-        waiting.length && offline() ? texts.offline : "";
+      box.querySelector(".outbox-status").textContent = !waiting.length
+        ? ""
+        : loginNeeded
+          ? texts.login
+          : offline()
+            ? texts.offline
+            : "";
       var list = box.querySelector(".outbox-rounds");
       list.textContent = "";
       var node = sheet();
@@ -414,7 +426,8 @@
       { csrf: csrfToken(), url: texts.send, stored: shown, refused: shown },
       texts.release
     ).then(function (result) {
-      unreachable = result.offline;
+      unreachable = result.offline && !result.login;
+      loginNeeded = !!result.login;
       return window.TableQueue.list(page).then(function (items) {
         var waiting = items.some(function (item) {
           return item.status === "waiting";

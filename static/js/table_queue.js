@@ -264,7 +264,14 @@
           })
             .then(
               function (response) {
-                if (response.status >= 500 || response.status === 403) {
+                if (response.redirected || response.status === 403) {
+                  // Sent to the login page (a director's login expired) or refused its
+                  // CSRF token: not refused by the rules. Kept, tried again, and the page
+                  // says to log in again.
+                  result.login = true;
+                  return null;
+                }
+                if (response.status >= 500) {
                   return null; // not refused by the rules: try again later
                 }
                 return response.json().catch(function () {

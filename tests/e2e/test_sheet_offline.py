@@ -182,3 +182,31 @@ def test_take_back_removes_the_last_round_still_queued(browser, live_server):
     expect(page.locator("#sheet-outbox")).to_be_hidden()
     expect(page.locator("#sheet")).to_have_attribute("data-rounds", "1")
     assert stored(game) == ["gewone_winst:a"]
+
+
+def test_rounds_queued_when_the_login_expired_wait_and_say_so(browser, live_server):
+    """The director's session ended while rounds waited (cookies gone): the send lands on
+    the login page. The rounds are neither refused nor lost: the box says to log in again,
+    and once logged in (another tab) they are sent."""
+    game = named_game()
+    page = director_sheet(browser, live_server, game)
+    page.context.set_offline(True)
+    page.locator("#one-tap-b").click()
+    expect(waiting(page)).to_have_count(1)
+    director = game.match.matchday.competition.directors.get()
+    page.context.clear_cookies()
+    page.context.set_offline(False)
+    login_text = page.locator("#sheet-texts").get_attribute("data-login") or ""
+    assert login_text
+    expect(page.locator("#sheet-outbox .outbox-status")).to_have_text(login_text)
+    expect(waiting(page)).to_have_count(1)
+    assert stored(game) == []
+
+    again = page.context.new_page()
+    again.goto(live_server.url + reverse("login"))
+    again.locator("#id_username").fill(director.username)
+    again.locator("#id_password").fill(PASSWORD)
+    again.locator("main form button[type=submit]").click()
+    again.wait_for_url(f"{live_server.url}/**")
+    expect(waiting(page)).to_have_count(0)
+    assert stored(game) == ["gewone_winst:b"]
