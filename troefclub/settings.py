@@ -400,6 +400,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # empty: a hash of the service worker and the files it keeps. Set it to force every phone
 # to drop its cached pages and files at the next visit.
 PWA_RELEASE = env_str("PWA_RELEASE", "")
+# The table phone takes no second round within this many milliseconds of the first: a
+# nervous double tap is one round (static/js/table.js). No deal is played that fast.
+TABLE_TAP_GUARD_MS = 500
 TABLE_CONFIRM_WAIT_MINUTES = env_int("TABLE_CONFIRM_WAIT_MINUTES", 10)
 if TABLE_CONFIRM_WAIT_MINUTES < 0:
     raise ImproperlyConfigured(

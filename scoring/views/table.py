@@ -22,6 +22,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -120,6 +121,7 @@ def table_context(
         # Not request.path: the partial is also rendered for the queue's JSON answers.
         "page_url": reverse("table_sheet", kwargs={"token": link.token}),
         "release": offline.release(),
+        "tap_guard_ms": settings.TABLE_TAP_GUARD_MS,
     }
     # Follow the rounds while they come in on the other phone; never while this phone has
     # a form open that a refresh would wipe (the rounds, a dispute's comment).

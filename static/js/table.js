@@ -250,7 +250,12 @@
 
   // ------------------------------------------------------------ taking a tap
 
-  var TAP_GUARD_MS = 500; // longer than a double tap (~300 ms), shorter than any deal
+  // Longer than a double tap (~300 ms), shorter than any deal: settings.TABLE_TAP_GUARD_MS.
+  function tapGuardMs() {
+    var texts = say();
+    var ms = texts ? Number(texts.tapGuard) : NaN;
+    return isNaN(ms) ? 500 : ms;
+  }
   var lastTapAt = 0;
 
   function roundOf(form, submitter) {
@@ -296,7 +301,7 @@
         // A nervous double tap is one round, not two (no deal is played in under a second;
         // the queue gives each tap its own key, so the server can't tell them apart).
         var now = Date.now();
-        if (now - lastTapAt < TAP_GUARD_MS) {
+        if (now - lastTapAt < tapGuardMs()) {
           event.preventDefault();
           event.stopPropagation();
           return;

@@ -91,6 +91,14 @@ class BrowserOfOneTest:
         self._contexts.clear()
 
 
+@pytest.fixture(autouse=True)
+def _taps_as_fast_as_a_test(settings: Any) -> None:
+    """Browser tests tap faster than a person: the table phone's double-tap guard
+    (settings.TABLE_TAP_GUARD_MS) would take their quick second taps for one. The tests of
+    the guard set it back (tests/e2e/test_table_offline.py)."""
+    settings.TABLE_TAP_GUARD_MS = 0
+
+
 @pytest.fixture
 def browser(chromium: Any) -> Iterator[Any]:
     shared = BrowserOfOneTest(chromium)
