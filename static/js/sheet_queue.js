@@ -42,20 +42,6 @@
     return say() ? say().page : null;
   }
 
-  function csrfToken() {
-    // The cookie first: a login in another tab (after the session expired) gives a new
-    // token, which the page's copy in `hx-headers` doesn't know.
-    var cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    if (cookie) {
-      return decodeURIComponent(cookie[1]);
-    }
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-    } catch (error) {
-      return "";
-    }
-  }
-
   function offline() {
     return !navigator.onLine || unreachable;
   }
@@ -266,7 +252,7 @@
       side: fields.side,
       caller: fields.caller || "",
       label: fields.result === "redeal" ? label : label + " · " + (fields.side === "a" ? texts.teamA : texts.teamB),
-      csrf: csrfToken(),
+      csrf: window.TableQueue.csrfToken(),
       url: texts.send,
       marker: MARKER,
       fields: fields,
@@ -381,7 +367,7 @@
       if (button.classList.contains("outbox-discard")) {
         return window.TableQueue.remove(key).then(render);
       }
-      item.csrf = csrfToken();
+      item.csrf = window.TableQueue.csrfToken();
       return window.TableQueue.reenter(item).then(function () {
         return render().then(send);
       });
@@ -423,7 +409,7 @@
     };
     return window.TableQueue.flush(
       page,
-      { csrf: csrfToken(), url: texts.send, stored: shown, refused: shown },
+      { csrf: window.TableQueue.csrfToken(), url: texts.send, stored: shown, refused: shown },
       texts.release
     ).then(function (result) {
       unreachable = result.offline && !result.login;
@@ -434,7 +420,7 @@
         });
         clearTimeout(timer);
         if (waiting && result.offline) {
-          askSync();
+          window.TableQueue.askSync();
         }
         if (waiting && (result.offline || result.sent === 0)) {
           timer = setTimeout(send, retryMs);
@@ -464,19 +450,6 @@
       }
       return undefined;
     });
-  }
-
-  function askSync() {
-    if (!("serviceWorker" in navigator)) {
-      return;
-    }
-    navigator.serviceWorker.ready
-      .then(function (registration) {
-        return registration.sync && registration.sync.register("table-queue");
-      })
-      .catch(function () {
-        // No Background Sync (Firefox, Safari): `online` and the timer send it.
-      });
   }
 
   // ------------------------------------------------------------ the page's life

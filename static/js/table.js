@@ -43,14 +43,6 @@
     return texts ? texts.page : null;
   }
 
-  function csrfToken() {
-    try {
-      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
-    } catch (error) {
-      return "";
-    }
-  }
-
   function queueUsable() {
     if (!ready) {
       ready =
@@ -262,7 +254,10 @@
     var caller = form.querySelector("select[name=caller]");
     var texts = say();
     var results = JSON.parse(texts.results || "{}");
-    var round = { caller: caller && caller.value ? caller.value : "", csrf: csrfToken() };
+    var round = {
+      caller: caller && caller.value ? caller.value : "",
+      csrf: window.TableQueue.csrfToken(),
+    };
     if (submitter && submitter.name === "quick") {
       round.result = "gewone_winst";
       round.side = submitter.value;
@@ -386,7 +381,7 @@
       target: "#table",
       swap: "outerHTML",
       values: values,
-      headers: { "X-CSRFToken": csrfToken() }, // no source element: body's hx-headers don't apply
+      headers: { "X-CSRFToken": window.TableQueue.csrfToken() }, // no source element: body's hx-headers don't apply
     });
   }
 
@@ -410,7 +405,7 @@
       if (button.classList.contains("outbox-discard")) {
         return window.TableQueue.remove(key).then(render);
       }
-      item.csrf = csrfToken();
+      item.csrf = window.TableQueue.csrfToken();
       return window.TableQueue.reenter(item).then(function () {
         render();
         send();
@@ -476,7 +471,7 @@
     return window.TableQueue.flush(
       page,
       {
-        csrf: csrfToken(),
+        csrf: window.TableQueue.csrfToken(),
         stored: function (item, answer) {
           swapSheet(answer.html);
           return render();
@@ -494,7 +489,7 @@
         });
         clearTimeout(timer);
         if (waiting && result.offline) {
-          askSync(); // the service worker sends it too once the browser sees a connection
+          window.TableQueue.askSync(); // the service worker sends it too once the browser sees a connection
         }
         if (waiting && (result.offline || result.sent === 0)) {
           timer = setTimeout(send, retryMs);
@@ -534,19 +529,6 @@
         return undefined;
       }
     );
-  }
-
-  function askSync() {
-    if (!("serviceWorker" in navigator)) {
-      return;
-    }
-    navigator.serviceWorker.ready
-      .then(function (registration) {
-        return registration.sync && registration.sync.register("table-queue");
-      })
-      .catch(function () {
-        // No Background Sync (Firefox, Safari): `online` and the timer send it.
-      });
   }
 
   // ------------------------------------------------------------ the page's life

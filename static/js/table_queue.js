@@ -383,11 +383,43 @@
 
   /* The key of the round of `page` on its way to the server now (from this context), and
    * the run sending it: an undo waits for its answer instead of taking it back. */
+  /* The CSRF token a page sends its queue with. The cookie first: a login in another tab
+   * (after a director's session expired) gives a new token, which the page's copy in the
+   * body's `hx-headers` doesn't know. Pages only (the service worker sends with the token
+   * each round was queued with). */
+  function csrfToken() {
+    var cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    if (cookie) {
+      return decodeURIComponent(cookie[1]);
+    }
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+
+  /* Ask the service worker to send the queues once the browser sees a connection. */
+  function askSync() {
+    if (!("serviceWorker" in navigator)) {
+      return;
+    }
+    navigator.serviceWorker.ready
+      .then(function (registration) {
+        return registration.sync && registration.sync.register("table-queue");
+      })
+      .catch(function () {
+        // No Background Sync (Firefox, Safari): `online` and the timer send it.
+      });
+  }
+
   function sending(page) {
     return inFlight[page] ? { key: inFlight[page], done: running[page] } : null;
   }
 
   root.TableQueue = {
+    csrfToken: csrfToken,
+    askSync: askSync,
     sending: sending,
     add: add,
     list: list,
