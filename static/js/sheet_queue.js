@@ -57,14 +57,6 @@
     }
   }
 
-  function seatOf(data, callerId) {
-    if (!callerId || !data.seats) {
-      return null;
-    }
-    var index = data.seats.indexOf(Number(callerId));
-    return index < 0 ? null : index + 1;
-  }
-
   /* The waiting rounds applied on the stored state: [{item, score}] and the state after. */
   function projected(items) {
     var data = engine();
@@ -77,7 +69,7 @@
         state = window.TableRules.apply(data.rules, state, {
           result: item.result,
           side: item.side,
-          caller: seatOf(data, item.caller),
+          caller: window.TableRules.seatOf(data.seats, item.caller),
         }).state;
         return { item: item, score: state.score };
       } catch (violation) {

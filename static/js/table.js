@@ -72,14 +72,6 @@
     }
   }
 
-  function seatOf(data, callerId) {
-    if (!callerId || !data.seats) {
-      return null;
-    }
-    var index = data.seats.indexOf(Number(callerId));
-    return index < 0 ? null : index + 1;
-  }
-
   /* The waiting rounds applied on the server's state: [{item, points, score}], and the
    * state after them (null when the rules copy has no state). */
   function projected(items) {
@@ -99,7 +91,7 @@
         var step = window.TableRules.apply(data.rules, state, {
           result: item.result,
           side: item.side,
-          caller: seatOf(data, item.caller),
+          caller: window.TableRules.seatOf(data.seats, item.caller),
         });
         state = step.state;
         rows.push({ item: item, points: step.points, score: state.score });

@@ -118,5 +118,21 @@
     };
   }
 
-  root.TableRules = { apply: apply, award: award, finished: finished, Violation: Violation };
+  /* The seat (1–4) of the player `callerId` among `seats` (the seated players' ids in
+   * seat order, as the page's engine data gives them), or null: no caller, no seats. */
+  function seatOf(seats, callerId) {
+    if (!callerId || !seats) {
+      return null;
+    }
+    var index = seats.indexOf(Number(callerId));
+    return index < 0 ? null : index + 1;
+  }
+
+  root.TableRules = {
+    apply: apply,
+    award: award,
+    finished: finished,
+    seatOf: seatOf,
+    Violation: Violation,
+  };
 })(self);
