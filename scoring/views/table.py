@@ -320,8 +320,9 @@ def _sent_answer(
     request: HtmxHttpRequest, link: GameLink, status: int, answer: dict[str, Any]
 ) -> JsonResponse:
     """The JSON answer to a queued round; with `html` (the page's fresh partial) when the
-    phone asked for it (`html=1`: the last round of its queue), so one request both stores
-    the round and brings the sheet up to date."""
+    phone asked for it (`html=1`, which the queue sends with every round: a sync cut off
+    halfway leaves the phone's kept copy of the page no older than its last stored round),
+    so one request both stores the round and brings the sheet up to date."""
     if request.POST.get("html") == "1":
         game = game_detail(game_id=link.game_id)
         answer["html"] = render_to_string(
