@@ -5,6 +5,7 @@ the movement, and the games that follow from it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +18,16 @@ from scoring.services.schedule import games_have_results
 from scoring.tokens import match_token
 from tournaments.models import Competition, Match, SquadMember, Team
 from tournaments.schedules import club_movement
+from tournaments.services.locks import matchday_locked
 from troefclub.writes import trigger_violations
+
+# A game wanted: (sitting, table, home koppel id, away koppel id).
+WantedGame = tuple[int, int, int, int]
+
+# Where a game that moves waits while the others move (`_lineup_games_apply`): a sitting no
+# match has, one per game, so neither "one game a table a sitting" nor "a koppel at one
+# table a sitting" sees two games there. Never committed.
+PARKED_SITTING = 10_000
 
 
 @trigger_violations
@@ -44,6 +54,19 @@ def club_match_lineup_set(
     games changed meanwhile are not overwritten (`match_changed_meanwhile`); a stale form
     asking for the lineup stored already (sent twice) changes nothing.
 
+    What stays stays (issue 19): the games are compared with the stored ones
+    (`_lineup_games_plan`), and a game whose two koppels still meet keeps its row, seats,
+    first caller and table links (printed QR codes), moved to its new sitting and table if
+    the movement put it elsewhere; only the games of pairings that are gone are deleted and
+    only new pairings made. A lineup that changes nothing (the form saved again) writes
+    nothing: no row, no history, no standings refresh.
+
+    Locks the matchday, the match, then the match's games (the order of the schedule
+    services, the games' as every game write takes them): a round being recorded through
+    a table link meanwhile is waited for, then seen (`match_has_results`), never deleted
+    from under it; a round sent while this runs waits, then finds its game kept, or its
+    link gone (`scoring.services.table.link_locked`: `link_invalid`).
+
     Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`,
     `match_has_results`, `lineup_wrong_size` (params side, size), `lineup_empty` (no koppel
     on either side: set a forfeit instead), `koppel_not_of_club` (params koppel, club),
@@ -58,17 +81,25 @@ def club_match_lineup_set(
     late = dict(late or {})
     if _lineup_sent_twice(match, seen, home_teams, away_teams, late):
         return match
-    _lineup_unplayed(match)
+    stored = list(Game.objects.select_for_update(of=("self",)).filter(match=match).order_by("pk"))
+    _lineup_unplayed(match)  # after the games' locks: a round in flight has committed
     teams = _lineup_koppels(match, home_teams, away_teams)
     if competition.squads_required:
         _lineup_on_squads(competition, match, home_teams, away_teams, teams)
     _lineup_late_check(competition, late, teams)
     games = _lineup_games(competition, home_teams, away_teams, late)
     _sittings_check(match, [(sitting, home, away) for sitting, _table, home, away in games])
-    _lineup_games_replace(match, games)
+    plan = _lineup_games_plan(stored, games)
+    fields = ["forfeit", "forfeit_reason", "forfeit_cause", "lineup"]
+    before = [getattr(match, name) for name in fields]
     match.lineup = _lineup_stored(home_teams, away_teams, late, competition.koppels_per_side)
     _lineup_forfeit(match, home_teams, away_teams)
-    match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause", "lineup"])
+    match_changed = [getattr(match, name) for name in fields] != before
+    if not (plan.changes or match_changed):
+        return match  # the lineup stored, saved again: nothing to write
+    _lineup_games_apply(match, plan)
+    if match_changed:
+        match.save(update_fields=fields)
     standings_refresh_on_commit(competition.pk)
     return match
 
@@ -77,8 +108,17 @@ def _club_match_locked(match_id: int) -> Match:
     """The match `match_id` of a club competition, locked, with its matchday's competition
     and both entries' clubs joined.
 
-    Raises RuleViolation: `match_unknown`, `not_a_club_match`.
+    Its matchday is locked first, as the schedule services lock it before a match
+    (`matchday_entries_swap`): the games this write makes take the matchday's lock too
+    (the database's trigger), and taken after the match's it could deadlock with a swap.
+
+    Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`
+    (the match moved to another matchday meanwhile).
     """
+    matchday_id = Match.objects.filter(pk=match_id).values_list("matchday_id", flat=True).first()
+    if matchday_id is None:
+        raise RuleViolation("match_unknown", match=match_id)
+    matchday_locked(matchday_id)
     match = (
         Match.objects.select_for_update(of=("self",))
         .select_related("matchday__competition", "home__club", "away__club")
@@ -87,6 +127,8 @@ def _club_match_locked(match_id: int) -> Match:
     )
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
+    if match.matchday_id != matchday_id:
+        raise RuleViolation("match_changed_meanwhile")
     if match.matchday.competition.kind != Competition.Kind.CLUBS:
         raise RuleViolation("not_a_club_match")
     return match
@@ -188,7 +230,7 @@ def _lineup_games(
     home_teams: Sequence[int | None],
     away_teams: Sequence[int | None],
     late: Mapping[int, int],
-) -> list[tuple[int, int, int, int]]:
+) -> list[WantedGame]:
     """The games of a lineup by the movement (`tournaments.schedules.club_movement`), as
     (sitting, table, home koppel id, away koppel id).
 
@@ -221,12 +263,85 @@ def _lineup_games(
     ]
 
 
-def _lineup_games_replace(match: Match, games: Sequence[tuple[int, int, int, int]]) -> None:
-    """Replace the match's games (none has a result: `_lineup_unplayed`) with `games`
-    (sitting, table, home koppel id, away koppel id), the home koppel as koppel A. One
-    insert a game, each with its history row."""
-    Game.objects.filter(match=match).delete()
-    for sitting, table, home, away in games:
+@dataclass
+class _GamesPlan:
+    """How a match's stored games become the games a lineup wants (`_lineup_games_plan`):
+    `moved` (game, sitting, table) keep their row at a new place, `removed` go, `created`
+    are made (sitting, table, home koppel id, away koppel id); the other stored games stay
+    as they are."""
+
+    moved: list[tuple[Game, int, int]] = field(default_factory=list)
+    removed: list[Game] = field(default_factory=list)
+    created: list[WantedGame] = field(default_factory=list)
+
+    @property
+    def changes(self) -> bool:
+        return bool(self.moved or self.removed or self.created)
+
+
+def _home_away(game: Game) -> tuple[int, int]:
+    """(home koppel id, away koppel id) of a stored game."""
+    if game.a_is_home:
+        return game.team_a_id, game.team_b_id
+    return game.team_b_id, game.team_a_id
+
+
+def _lineup_games_plan(stored: Sequence[Game], wanted: Sequence[WantedGame]) -> _GamesPlan:
+    """What to do to the `stored` games of a match (oldest first) so it has the `wanted`
+    ones (sitting, table, home koppel id, away koppel id).
+
+    A game is its two koppels in this match: a stored game is kept for a wanted one with
+    the same home koppel and the same away koppel, whatever its sitting and table (the
+    movement meets each pair at most once a match). Kept, its seats, first caller, table
+    links and history stay with it: they are those two koppels' (seats 1 and 3 are koppel
+    A's players, a link says which of the two koppels the phone is). A game already at the
+    wanted sitting and table stays as it is; another is moved there. A game whose koppels
+    don't both stay is never given other koppels: it is deleted, its links with it (a
+    printed code then opens nothing rather than another koppel's game), and the new pairing
+    is a new game with new links. Keeping the row would keep the links of one koppel but
+    not the other, the old seats would be wrong players, and its history would read as one
+    game played by three koppels.
+    """
+    waiting: dict[tuple[int, int], list[Game]] = {}
+    for game in stored:
+        waiting.setdefault(_home_away(game), []).append(game)
+    plan = _GamesPlan()
+    elsewhere: list[WantedGame] = []
+    for sitting, table, home, away in wanted:
+        games = waiting.get((home, away), [])
+        here = next((g for g in games if (g.sitting, g.table) == (sitting, table)), None)
+        if here is not None:
+            games.remove(here)  # stays as it is
+        else:
+            elsewhere.append((sitting, table, home, away))
+    for sitting, table, home, away in elsewhere:
+        games = waiting.get((home, away), [])
+        if games:
+            plan.moved.append((games.pop(0), sitting, table))
+        else:
+            plan.created.append((sitting, table, home, away))
+    plan.removed = [game for games in waiting.values() for game in games]
+    return plan
+
+
+def _lineup_games_apply(match: Match, plan: _GamesPlan) -> None:
+    """Carry out `plan` on the match's locked games (none has a result:
+    `_lineup_unplayed`): the gone games deleted (their links with them), the moved ones
+    put at their new sitting and table, the new ones made (the home koppel as koppel A).
+    One history row for each game deleted, moved or made; none for a game that stays.
+
+    The moving games wait at `PARKED_SITTING` first (one update each, no history: never
+    committed), so that no game moves onto a place or a koppel another one still holds: a
+    unique constraint and the database's trigger check each row as it is written.
+    """
+    if plan.removed:
+        Game.objects.filter(pk__in=[game.pk for game in plan.removed]).delete()
+    for offset, (game, _sitting, _table) in enumerate(plan.moved):
+        Game.objects.filter(pk=game.pk).update(sitting=PARKED_SITTING + offset)
+    for game, sitting, table in plan.moved:
+        game.sitting, game.table = sitting, table
+        game.save(update_fields=["sitting", "table"])
+    for sitting, table, home, away in plan.created:
         Game.objects.create(
             match=match,
             sitting=sitting,
