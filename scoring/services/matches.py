@@ -21,7 +21,7 @@ from scoring.services.schedule import (
     places_check,
 )
 from scoring.tokens import match_token, matchday_token
-from tournaments.models import Bye, Competition, Entry, Match, Matchday
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday
 from tournaments.services.locks import competition_entry, matchday_locked
 from troefclub.writes import trigger_violations
 
@@ -128,10 +128,23 @@ def bye_delete(*, bye_id: int) -> None:
 def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int, seen: str) -> None:
     """Swap two entries' places on a matchday: between two matches, or with the bye.
 
-    Only matches without results can change; pairs games follow their match's koppels.
+    Only matches without results (and without a deduction given on them, as
+    `match_delete`) can change. The matches and the bye keep their rows (their ids, their
+    tables, their history), each with its new entry and a manual pairing reason
+    (`_places_trade`). Their games follow the koppels: every game of a swapped match has a
+    koppel of the entry that left (a pairs match's one game is its two koppels; a club
+    match's games each have a koppel of both clubs), so none can stay; it goes with its
+    table links (they were that koppel's) and a pairs match gets its new game. A club
+    match's lineup goes too (its koppels were the old club's): the director sets the new
+    one. The other matches of the matchday and their games are not touched. Two entries
+    that both have the bye have nothing to swap: nothing is written.
+
     `seen` (required) is the `matchday_token` of the page the swap was asked on: a swap
     sent twice would swap back, and one made on pairings changed meanwhile would move
     the wrong entries, so both are refused (`matchday_changed_meanwhile`).
+
+    Locks the matchday, the two places, then the swapped matches' games: a round being
+    recorded on one of them meanwhile is waited for, then refuses the swap.
 
     Raises RuleViolation: `matchday_unknown`, `matchday_changed_meanwhile`,
     `entry_unknown`, `entry_not_scheduled` (param entry), `swap_same_match`,
@@ -151,7 +164,12 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int,
     if isinstance(place_a, Match) and isinstance(place_b, Match) and place_a.pk == place_b.pk:
         raise RuleViolation("swap_same_match")
     matches = [place for place in (place_a, place_b) if isinstance(place, Match)]
-    if matches_have_results(matches):
+    if not matches:
+        return  # both have the bye: swapped, each still has it
+    games = list(
+        Game.objects.select_for_update(of=("self",)).filter(match__in=matches).order_by("pk")
+    )
+    if matches_have_results(matches) or Deduction.objects.filter(match__in=matches).exists():
         raise RuleViolation("match_has_results")
     new_pairs: dict[int, dict[str, Entry]] = {}
     byes: list[tuple[Bye, Entry]] = []
@@ -172,27 +190,64 @@ def matchday_entries_swap(*, matchday_id: int, entry_a_id: int, entry_b_id: int,
         matches=[(sides["home"].pk, sides["away"].pk) for sides in new_pairs.values()],
         byes=[new.pk for _bye, new in byes],
     )
-    # An entry is in one place a matchday at every moment (unique constraints and the
-    # database's triggers), so two places can't trade entries one row at a time: the
-    # matches go first (they have no results, so they are made anew), then the bye
-    # changes hands, then the matches come back with their new entries.
-    Game.objects.filter(match__in=matches).delete()
-    Match.objects.filter(pk__in=[match.pk for match in matches]).delete()
-    for bye, new in byes:
-        bye.entry = new
-        bye.reason = {"code": "manual", "params": {}}
-        bye.save(update_fields=["entry", "reason"])
-    for match in matches:
-        sides = new_pairs[match.pk]
-        match_with_games_create(
-            competition,
-            matchday,
-            sides["home"],
-            sides["away"],
-            table=match.table or 1,
-            pairing_reason={"code": "manual", "params": {}},
-        )
+    # The games go first: a pairs match's game must be its match's koppels at every
+    # moment (the database's trigger), so it can't follow them row by row.
+    Game.objects.filter(pk__in=[game.pk for game in games]).delete()
+    _places_trade(matchday, (place_a, entry_a, entry_b), (place_b, entry_b, entry_a))
+    if competition.kind == Competition.Kind.PAIRS:
+        for match in matches:
+            assert match.home.team_id is not None and match.away.team_id is not None
+            Game.objects.create(
+                match=match,
+                table=match.table or 1,
+                team_a_id=match.home.team_id,
+                team_b_id=match.away.team_id,
+            )
     standings_refresh_on_commit(competition.pk)
+
+
+# The matchday number of `_places_trade`'s parking place: none a competition reaches (the
+# field's largest), so it never meets a real matchday. Never committed.
+PARKED_MATCHDAY = 32767
+
+Place = Match | Bye
+
+
+def _places_trade(
+    matchday: Matchday, first: tuple[Place, Entry, Entry], second: tuple[Place, Entry, Entry]
+) -> None:
+    """Give each of two locked places of `matchday` (a match or a bye; (place, entry
+    leaving, entry coming)) the other's entry, in place: one history row each.
+
+    An entry is in one place a matchday at every moment (unique constraints and the
+    database's triggers check each row as it is written, on PostgreSQL and SQLite), so two
+    places can't trade entries one row after the other: the first place waits on a parking
+    matchday of the competition (an update without history, never committed) while the
+    second takes its entry, then comes back with the second's. The parking matchday is
+    deleted again before the transaction ends.
+    """
+    place, _leaving, _coming = first
+    parking = Matchday.objects.create(
+        competition_id=matchday.competition_id, number=PARKED_MATCHDAY
+    )
+    type(place).objects.filter(pk=place.pk).update(matchday=parking)
+    for traded in (second, first):
+        _place_entry_set(*traded)
+    parking.delete()
+
+
+def _place_entry_set(place: Place, leaving: Entry, coming: Entry) -> None:
+    """Put `coming` in `leaving`'s seat of `place` (saved, with its matchday as loaded),
+    given by hand now; a match's lineup, of the clubs it had, is cleared."""
+    manual = {"code": "manual", "params": {}}
+    if isinstance(place, Bye):
+        place.entry, place.reason = coming, manual
+        place.save(update_fields=["matchday", "entry", "reason"])
+        return
+    side = "home" if place.home_id == leaving.pk else "away"
+    setattr(place, side, coming)
+    place.pairing_reason, place.lineup = manual, {}
+    place.save(update_fields=["matchday", side, "pairing_reason", "lineup"])
 
 
 def _place_of(matchday: Matchday, entry: Entry) -> Match | Bye:

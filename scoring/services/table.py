@@ -73,12 +73,16 @@ def link_locked(token: str) -> tuple[GameLink, Game]:
     """The active link with `token` and its game, both locked: the game first, as every
     write on a game locks it, so a table's phone and the director's sheet take turns.
 
-    Raises RuleViolation: `link_invalid` (unknown token, or the link was revoked).
+    Raises RuleViolation: `link_invalid` (unknown token, the link was revoked, or its game
+    was deleted while this waited for its lock: a lineup that took the pairing away).
     """
     game_id = GameLink.objects.filter(token=token).values_list("game_id", flat=True).first()
     if game_id is None:
         raise RuleViolation("link_invalid")
-    game = game_locked(game_id)
+    try:
+        game = game_locked(game_id)
+    except RuleViolation:  # `game_unknown`: the game went with its links meanwhile
+        raise RuleViolation("link_invalid") from None
     # Locked too: a revocation meanwhile is seen.
     link = GameLink.objects.select_for_update().filter(token=token, game_id=game_id).first()
     if link is None or link.revoked_at is not None:
