@@ -26,6 +26,7 @@ from scoring.admin.guards import NAMED_ROWS, ResultGuardAdmin, rows_named
 from scoring.models import Game, Round, Standing
 from scoring.rules import RuleViolation, pairs_match_games_violations, sitting_koppels_violations
 from scoring.selectors.sheet import game_setup_check
+from scoring.services.table import game_links_koppels_follow
 from tournaments.models import Competition, Match, Team
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message
@@ -259,6 +260,16 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
     @admin.display(description=_("rounds (read-only: correct them on the score sheet)"))
     def rounds(self, game: Game) -> str:
         return rounds_link(game)
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        before = (
+            Game.objects.filter(pk=obj.pk).values_list("team_a_id", "team_b_id").first()
+            if change
+            else None
+        )
+        super().save_model(request, obj, form, change)
+        if before is not None:  # a koppel that left takes its table link with it
+            game_links_koppels_follow(game_id=obj.pk, koppels_before=before)
 
     def get_queryset(self, request: HttpRequest) -> Any:
         # All of `list_select_related`: the change list skips it once the queryset has a

@@ -61,6 +61,32 @@ def game_links_ensure(*, game_ids: Sequence[int]) -> dict[int, dict[str, GameLin
     return links
 
 
+@transaction.atomic
+def game_links_koppels_follow(*, game_id: int, koppels_before: tuple[int, int]) -> list[str]:
+    """Revoke the active table links of the sides of game `game_id` whose koppel is no
+    longer the one it had (`koppels_before`: koppel A's and koppel B's ids before the
+    write); returns those sides ("a", "b").
+
+    A link says which koppel the phone is (`GameLink.side`): the admin's game page may give
+    a game without a result other koppels, and the link printed for the koppel that left
+    must then open nothing rather than the game as another koppel (issue 19). The next
+    `game_links_ensure` makes a new link for the new koppel; a side whose koppel stayed
+    keeps its link. A game gone meanwhile has no links to revoke.
+    """
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        return []
+    now = (game.team_a_id, game.team_b_id)
+    changed = [
+        side for side, old, new in zip(SIDES, koppels_before, now, strict=True) if old != new
+    ]
+    if changed:
+        GameLink.objects.filter(game=game, side__in=changed, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    return changed
+
+
 # The longest comment a koppel can give with a dispute (`GameDispute.comment`).
 DISPUTE_COMMENT_MAX_LENGTH = 500
 
