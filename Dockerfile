@@ -1,7 +1,8 @@
 # troefclub: gunicorn + whitenoise. Configure with DATABASE_URL, CELERY_BROKER_URL,
-# SECRET_KEY, ALLOWED_HOSTS (see README.md). The same image runs the Celery worker and
-# exactly one beat (the stale-standings sweep, README "Standings"):
-#   docker run ... troefclub celery -A troefclub worker -l info
+# SECRET_KEY, ALLOWED_HOSTS (see README.md). The same image runs the Celery workers, one a
+# queue (README "Workers and queues"), and exactly one beat (README "Standings"):
+#   docker run ... troefclub celery -A troefclub worker -Q standings -n standings@%h -l info
+#   docker run ... troefclub celery -A troefclub worker -Q ratings -n ratings@%h --concurrency 1 -l info
 #   docker run ... troefclub celery -A troefclub beat -l info --schedule /tmp/celerybeat-schedule
 FROM python:3.11-slim
 

@@ -6,7 +6,7 @@
     python3 dev.py test --fast [ARGS...]    the same without the slow tests (FAST_SKIPS markers)
     python3 dev.py test -n 0 [ARGS...]      in one process (default: one xdist worker a core)
     python3 dev.py check                    ruff format --check, ruff check, mypy, hadolint
-    python3 dev.py worker                   run a Celery worker (needs CELERY_BROKER_URL)
+    python3 dev.py worker [--queue Q]       a Celery worker a queue (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
     python3 dev.py bench [ARGS...]          the benchmarks of BENCHMARKS.md (python -m benchmarks)
 
@@ -36,6 +36,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import time
 import venv
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -58,6 +59,13 @@ ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
 # trips, whole-competition fuzzing and round trips, the README commands run in a clone
 # (pyproject.toml says what each means). CI runs all.
 FAST_SKIPS = ("e2e", "worker", "backup", "slow", "heavy")
+# The Celery worker of each queue (troefclub/settings.py, README "Workers and queues"): the
+# standings never wait behind a ratings rebuild (issue 19). The ratings need one process: one
+# ratings refresh runs at a time, a second process would only wait for its lock.
+WORKERS = {
+    "standings": ("-Q", "standings", "-n", "standings@%h", "-l", "info"),
+    "ratings": ("-Q", "ratings", "-n", "ratings@%h", "--concurrency", "1", "-l", "info"),
+}
 # `test` spreads the tests over one pytest-xdist worker per core, at most MAX_TEST_WORKERS
 # (each worker migrates a test database of its own: more workers than cores only wait).
 # TEST_WORKERS=N in the environment sets the number (0 or 1: one process, no xdist); a
@@ -357,12 +365,39 @@ def cmd_check() -> int:
     return 0
 
 
-def cmd_worker() -> int:
-    """Run a Celery worker for the PostgreSQL + Redis setup."""
+def worker_commands(queues: Sequence[str]) -> list[list[str]]:
+    """The Celery worker of each queue, as the README runs them ("Workers and queues")."""
+    return [[venv_exe("celery"), "-A", "troefclub", "worker", *WORKERS[queue]] for queue in queues]
+
+
+def call_together(commands: Sequence[Sequence[str]]) -> int:
+    """Run `commands` side by side until one of them exits (or Ctrl-C), then stop the
+    others (SIGTERM: a Celery worker's warm shutdown, its running task finished). Returns
+    the first exit code that is not 0, else 0."""
+    processes = [subprocess.Popen(list(args), cwd=ROOT) for args in commands]
+    try:
+        while all(process.poll() is None for process in processes):
+            time.sleep(0.5)
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        codes = [process.wait() for process in processes]
+    return next((code for code in codes if code), 0)
+
+
+def cmd_worker(queues: Sequence[str]) -> int:
+    """Run the Celery workers of `queues` for the PostgreSQL + Redis setup: one worker a
+    queue (README "Workers and queues"), side by side when there are two."""
     if not os.environ.get("CELERY_BROKER_URL"):
         say("CELERY_BROKER_URL is not set: without a broker tasks run eagerly, no worker needed")
         return 2
-    return call([venv_exe("celery"), "-A", "troefclub", "worker", "-l", "info"])
+    commands = worker_commands(queues)
+    for args in commands:
+        say(" ".join(["celery", *args[1:]]))
+    if len(commands) == 1:
+        return call(commands[0])
+    return call_together(commands)
 
 
 def cmd_beat() -> int:
@@ -392,7 +427,15 @@ def main(argv: Sequence[str]) -> int:
         "bench", add_help=False, help="run the benchmarks; arguments go to python -m benchmarks"
     )
     commands.add_parser("check", help="ruff format --check, ruff check, mypy, hadolint")
-    commands.add_parser("worker", help="run a Celery worker (needs CELERY_BROKER_URL)")
+    worker = commands.add_parser(
+        "worker", help="run the Celery workers, one a queue (needs CELERY_BROKER_URL)"
+    )
+    worker.add_argument(
+        "--queue",
+        action="append",
+        choices=tuple(WORKERS),
+        help="only this queue's worker (repeatable; default: every queue's, side by side)",
+    )
     commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
 
     args, extra = parser.parse_known_args(argv)
@@ -410,7 +453,7 @@ def main(argv: Sequence[str]) -> int:
         return cmd_check()
     if args.command == "beat":
         return cmd_beat()
-    return cmd_worker()
+    return cmd_worker(args.queue or tuple(WORKERS))
 
 
 if __name__ == "__main__":

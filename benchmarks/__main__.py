@@ -5,8 +5,11 @@
 
 Runs in a throwaway database made for the run and dropped after it: `<NAME>_bench` next
 to DATABASE_URL's database on PostgreSQL (the real figures), a file in the temp directory
-on SQLite. Prints one markdown table (BENCHMARKS.md explains every row) and writes the
-figures as JSON to benchmarks/output/latest.json. Progress goes to standard error.
+on SQLite; never in DATABASE_URL's own. A `<NAME>_bench` that no benchmark made (it lacks
+the mark of `benchmarks.throwaway`) is refused, exit status 2; Celery runs eagerly (no
+broker: nothing reaches a worker). Prints one markdown table (BENCHMARKS.md explains every
+row) and writes the figures as JSON to benchmarks/output/latest.json. Progress goes to
+standard error.
 
 DEBUG is off unless set (pages render as in production); a SECRET_KEY is made up for the
 run when none is set (nothing is signed that outlives it).
@@ -60,6 +63,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from benchmarks.throwaway import broker_dropped
+
+    broker_dropped(os.environ)  # eager: no task reaches a worker (production's or any)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
     os.environ.setdefault("DEBUG", "false")
     if os.environ["DEBUG"].lower() not in ("1", "true", "yes", "on"):
@@ -78,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection
 
     from benchmarks.harness import bench, say, table_markdown
+    from benchmarks.throwaway import database_beside, database_check, database_mark, database_url_of
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]  # the test client's host
     if not settings.DEBUG and not (Path(settings.STATIC_ROOT) / "staticfiles.json").exists():
@@ -88,9 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     if connection.vendor == "sqlite":
         test["NAME"] = str(Path(tempfile.gettempdir()) / "troefclub-bench.sqlite3")
     else:
-        test["NAME"] = f"{connection.settings_dict['NAME']}_bench"
+        url = database_url_of(connection.settings_dict)
+        _url, test["NAME"] = database_beside(url, "")
+        database_check(url, test["NAME"])  # Django would drop any database of that name
     say(f"making the throwaway database {test['NAME']}")
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    if connection.vendor != "sqlite":
+        database_mark(url, test["NAME"])
     try:
         report = bench(
             sizes=args.sizes,

@@ -2,10 +2,13 @@
 
     DATABASE_URL=postgres://... python -m benchmarks.evening_queries
 
-Needs a migrated database (`manage.py migrate`); imports `data/club-evening-sample.json`
-and a generated 200-koppel competition (benchmarks/generate.py) when they are missing,
-then requests each new page once warm and prints its number of queries at both sizes.
-The budgets the tests hold them to are in tests/test_query_budgets.py.
+Works in a database of its own beside the one DATABASE_URL names, `<NAME>_evening_bench`
+(SQLite: a file in the benchmark cache folder), made, marked and migrated here when missing;
+never in DATABASE_URL's own (`benchmarks.throwaway`). Celery runs eagerly. Imports
+`data/club-evening-sample.json` and a generated 200-koppel competition
+(benchmarks/generate.py) when they are missing, then requests each new page once warm and
+prints its number of queries at both sizes. The budgets the tests hold them to are in
+tests/test_query_budgets.py.
 """
 
 from __future__ import annotations
@@ -20,6 +23,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 os.environ.setdefault("SECRET_KEY", "evening-queries")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 os.environ.setdefault("DEBUG", "true")  # static files unhashed: no collectstatic needed
+# Never the configured database, never a broker (issue 19, benchmarks/throwaway.py): its own
+# database beside it, `<NAME>_evening_bench`, made and marked when missing; Celery eager.
+from benchmarks.throwaway import database_own  # noqa: E402
+
+DATABASE = database_own(os.environ, "evening")
 django.setup()
 
 from django.conf import settings  # noqa: E402
@@ -75,6 +83,7 @@ def _count(client: Client, url: str, extra: dict[str, str]) -> tuple[int, int]:
 
 
 def main() -> int:
+    call_command("migrate", verbosity=0)
     call_command("import_competition", str(SAMPLE), "--skip-existing", verbosity=0)
     if not Competition.objects.filter(slug=LARGE.slug).exists():
         call_command("import_competition", str(document_path(LARGE)), verbosity=0)

@@ -2,13 +2,15 @@
 
     DATABASE_URL=postgres://... python -m benchmarks.live_polls [--sizes 10 1000]
 
-Needs a migrated database (`manage.py migrate`); imports the generated competitions
-(benchmarks/generate.py, 15 matchdays) when they are missing, then puts the last matchday
-back in play (its first game's last round undone) and, for the public standings and
-matchday pages, measures with the test client (no network): the full page, a poll when
-nothing changed (204) and a poll after a change (a round at that table for the matchday
-page, a standings rebuild for the standings page). Prints bytes, queries and the median
-server time of each.
+Works in a database of its own beside the one DATABASE_URL names, `<NAME>_polls_bench`
+(SQLite: a file in the benchmark cache folder), made, marked and migrated here when missing;
+never in DATABASE_URL's own (`benchmarks.throwaway`). Celery runs eagerly. Imports the
+generated competitions (benchmarks/generate.py, 15 matchdays) when they are missing, then
+puts the last matchday back in play (its first game's last round undone) and, for the public
+standings and matchday pages, measures with the test client (no network): the full page, a
+poll when nothing changed (204) and a poll after a change (a round at that table for the
+matchday page, a standings rebuild for the standings page). Prints bytes, queries and the
+median server time of each.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 os.environ.setdefault("SECRET_KEY", "live-polls")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver")
 os.environ.setdefault("DEBUG", "true")  # static files unhashed: no collectstatic needed
+# Never the configured database, never a broker (issue 19, benchmarks/throwaway.py): its own
+# database beside it, `<NAME>_polls_bench`, made and marked when missing; Celery eager.
+from benchmarks.throwaway import database_own  # noqa: E402
+
+DATABASE = database_own(os.environ, "polls")
 django.setup()
 
 from django.core.management import call_command  # noqa: E402
@@ -97,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.live_polls")
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000])
     args = parser.parse_args(argv)
+    call_command("migrate", verbosity=0)
     rows = []
     for koppels in args.sizes:
         size = Size(koppels=koppels)

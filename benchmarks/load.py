@@ -3,16 +3,27 @@
     DATABASE_URL=postgres://…/NAME CELERY_BROKER_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python -m benchmarks.load [--koppels 1000] [--scorers 50] [--rounds 20]
         [--workers 5] [--concurrency 2] [--pause 5] [--fresh] [--json FILE]
+        [--ratings-rebuild [--rebuild-after 20]] [--one-pool]
 
-What runs: gunicorn (troefclub.wsgi, `--workers` sync workers) and one `celery worker`
-against Redis, both on a PostgreSQL database `<NAME>_load` next to DATABASE_URL's (made and
-migrated when missing, kept between runs) holding the generated competition of `--koppels`
-koppels × 15 matchdays (`benchmarks.generate`, imported once; `--fresh` drops the
-database first, e.g. after a migration was changed). Each run adds a matchday
+What runs: gunicorn (troefclub.wsgi, `--workers` sync workers) and the README's Celery
+workers, one a queue (`bench-standings` with `--concurrency` processes, `bench-ratings`
+with one; `--one-pool`: one worker of `--concurrency` processes for both, the layout before
+issue 19), against Redis, all on a PostgreSQL database `<NAME>_load_bench` next to
+DATABASE_URL's (made, marked as the benchmark's and migrated when missing, kept between
+runs) holding the generated competition of `--koppels` koppels × 15 matchdays
+(`benchmarks.generate`, imported once; `--fresh` drops the database first, e.g. after a
+migration was changed). Each run adds a matchday
 with one open game per scorer (the previous run's is deleted first), and a director
 account per scorer, logged in server-side (a session made with the test client's
 `force_login`: django-axes guards the login form, and the password check is not what is
 measured).
+
+Never production (issue 19, `benchmarks.throwaway`): the database DATABASE_URL names is
+never opened, and a `<NAME>_load_bench` the benchmark didn't make is refused; the broker
+database (CELERY_BROKER_URL) must hold no key but the benchmark's own, whose names all
+start with `troefclub-bench:` and whose queues are `bench-…` (`benchmarks.load_settings`),
+and only those keys are ever deleted. A refusal exits with status 2 before anything is
+written.
 
 Each scorer is an asyncio task with its own httpx client and cookies: it opens its sheet
 (GET) and enters `--rounds` rounds, each a POST of the sheet's round form as htmx sends it
@@ -26,14 +37,17 @@ rounds are drawn (seeded) through the rules engine so that each game ends exactl
 last round: every scorer's last round queues a refresh that matters.
 
 Measured: latency of every request (p50, p95, max; the POSTs apart), errors (a status that
-is not 200, or a round refused: 422), the peak length of the Celery queue (`LLEN celery`
-sampled every 20 ms), and how far the stored standings lag: the time from the last
+is not 200, or a round refused: 422), the peak length of each Celery queue (sampled every
+20 ms), and how far the stored standings lag: the time from the last
 answer until the competition owes no refresh (`standings_stale_since` is NULL) and the
 stored standings count every finished game (played, won, drawn, lost, points for and
 against of each entry equal one aggregate over the games) — the target; besides, the
 most the standings were behind during the run (now − `standings_stale_since`, sampled
-every 100 ms) and when the queue was empty again after the last answer. Targets: p95 ≤ 100 ms,
-standings ≤ 5 s behind, 0 errors.
+every 100 ms), when the queues were empty again after the last answer, and the ratings
+tasks the workers ran (their number, the longest). Targets: p95 ≤ 100 ms,
+standings ≤ 5 s behind, 0 errors. `--ratings-rebuild` adds a correction that re-rates
+nearly the whole season mid-run and measures another competition's standings delay
+meanwhile (`benchmarks.load_rebuild`).
 
 Every process started here is stopped on the way out, Ctrl-C included.
 """
@@ -45,181 +59,108 @@ import asyncio
 import json
 import os
 import random
-import signal
-import socket
+import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+
+from benchmarks import load_rebuild
+from benchmarks.load_run import (
+    Processes,
+    Scorer,
+    Tally,
+    answers,
+    free_port,
+    game_ending_at,
+    percentile,
+    queue_lengths,
+    run_scorers,
+    sample_queue,
+    sample_staleness,
+    say,
+    started,
+    wait_until,
+)
+from benchmarks.throwaway import (
+    broker_check,
+    broker_clear,
+    database_beside,
+    database_check,
+    database_ensure,
+    is_postgresql,
+    refuse,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 DEFAULT_JSON = ROOT / "benchmarks" / "output" / "load.json"
 SCORER_PREFIX = "bench-scorer-"
+SETTINGS = "benchmarks.load_settings"
 
 
-# ---------------------------------------------------------------- the score sheet's form
+# ---------------------------------------------------------------- never production
 
 
-class RoundFormParser(HTMLParser):
-    """The inputs of the sheet's `<form id="round-form">` as a browser would send them:
-    hidden, text and number inputs with their values; radio groups are left for the
-    scorer to choose (`radios` lists their names)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.inside = False
-        self.action: str | None = None
-        self.fields: dict[str, str] = {}
-        self.radios: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = {name: value or "" for name, value in attrs}
-        if tag == "form" and values.get("id") == "round-form":
-            self.inside = True
-            self.action = values.get("hx-post") or values.get("action")
-        elif self.inside and tag in ("input", "select", "textarea") and values.get("name"):
-            kind = values.get("type", "text")
-            if kind == "radio":
-                self.radios.add(values["name"])
-            elif kind in ("checkbox", "submit", "button"):
-                return
-            else:
-                self.fields[values["name"]] = values.get("value", "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self.inside = False
+def preflight(environ: Mapping[str, str]) -> tuple[str, str, str]:
+    """Before anything is written: the URL and name of the benchmark's own database and
+    its broker URL, from DATABASE_URL and CELERY_BROKER_URL in `environ`. Refuses (exit
+    status 2, `benchmarks.throwaway`) without PostgreSQL or Redis, a broker database
+    holding keys the benchmark didn't make, or a `<NAME>_load_bench` it didn't make."""
+    url, broker = environ.get("DATABASE_URL", ""), environ.get("CELERY_BROKER_URL", "")
+    if not is_postgresql(url):
+        refuse(
+            "set DATABASE_URL to a PostgreSQL database URL: the benchmark works in a database "
+            "of its own beside it, <NAME>_load_bench"
+        )
+    if not broker:
+        refuse(
+            "set CELERY_BROKER_URL to a Redis database for the benchmark alone (empty, never "
+            "the production broker's), e.g. redis://127.0.0.1:6379/9"
+        )
+    broker_check(broker)
+    load_url, name = database_beside(url, "load")
+    database_check(url, name)
+    return load_url, name, broker
 
 
-def round_form(html: str) -> RoundFormParser:
-    parser = RoundFormParser()
-    parser.feed(html)
-    if parser.action is None:
-        raise ValueError("no round form on the sheet (game over, or not a director?)")
-    return parser
+def worker_commands(*, one_pool: bool, concurrency: int, tag: str) -> list[tuple[str, list[str]]]:
+    """The benchmark's Celery workers, (name, arguments) each: the README's layout, one
+    worker a queue (`bench-standings` with `concurrency` processes, `bench-ratings` with
+    one), or with `one_pool` one worker of `concurrency` processes for both queues (the
+    layout before issue 19, for comparison). Each consumes only the benchmark's queues
+    (`benchmarks.load_settings`), never production's."""
+    from benchmarks.load_settings import BENCH_QUEUES
 
-
-# ---------------------------------------------------------------- processes
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@dataclass
-class Processes:
-    """The children started here, each in its own process group, stopped by `stop`."""
-
-    running: list[tuple[str, subprocess.Popen[bytes]]] = field(default_factory=list)
-
-    def start(self, name: str, args: list[str], env: dict[str, str], log: Path) -> None:
-        with log.open("wb") as out:
-            process = subprocess.Popen(
-                args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        self.running.append((name, process))
-
-    def check(self) -> None:
-        for name, process in self.running:
-            if process.poll() is not None:
-                raise RuntimeError(f"{name} exited with status {process.returncode}")
-
-    def stop(self) -> None:
-        for _name, process in reversed(self.running):
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for _name, process in reversed(self.running):
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        self.running.clear()
-
-
-@contextmanager
-def started(processes: Processes) -> Iterator[Processes]:
-    """Stop every child on the way out, also on Ctrl-C or SIGTERM."""
-
-    def terminate(_signum: int, _frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield processes
-    finally:
-        processes.stop()
-        signal.signal(signal.SIGTERM, previous)
-
-
-def wait_until(what: str, ready: Any, processes: Processes, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        processes.check()
-        if ready():
-            return
-        time.sleep(0.2)
-    raise RuntimeError(f"{what} did not come up in {seconds:.0f} s")
+    celery = [str(BIN / "celery"), "-A", "troefclub", "worker", "-l", "info"]
+    standings, ratings = BENCH_QUEUES["standings"], BENCH_QUEUES["ratings"]
+    pools = (
+        [("celery worker", f"{standings},{ratings}", concurrency)]
+        if one_pool
+        else [("standings worker", standings, concurrency), ("ratings worker", ratings, 1)]
+    )
+    return [
+        (
+            name,
+            [
+                *celery,
+                "-Q",
+                queues,
+                "--concurrency",
+                str(processes),
+                "-n",
+                f"bench-{name.split()[0]}-{tag}@%h",
+            ],
+        )  # fmt: skip
+        for name, queues, processes in pools
+    ]
 
 
 # ---------------------------------------------------------------- the database
-
-
-def database_url_for_load(url: str) -> tuple[str, str]:
-    """DATABASE_URL with the database `<NAME>_load`; and that name."""
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/") + "_load"
-    return urlunsplit(parts._replace(path="/" + name)), name
-
-
-def database_ensure(url: str, name: str, *, fresh: bool) -> None:
-    """Create the load database when it is missing (connected to `postgres`); with
-    `fresh`, drop it first."""
-    import psycopg
-
-    parts = urlsplit(url)
-    maintenance = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(maintenance, autocommit=True) as conn:
-        if fresh:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            return
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-@dataclass
-class Scorer:
-    game_id: int
-    sheet_url: str
-    cookie: tuple[str, str]  # the session cookie: name, value
-    rounds: list[dict[str, str]]
-    pauses: list[float] = field(default_factory=list)  # seconds before each round
-    start: float = 0.0  # opening the sheet: this many first pauses after the run starts
-
-
-def game_ending_at(rounds: int, rng: random.Random) -> list[dict[str, str]]:
-    """A game of exactly `rounds` rounds whose last round ends it (the rules engine)."""
-    from benchmarks.generate import random_game
-
-    for _ in range(100_000):
-        game = random_game(rng)
-        if len(game) == rounds:
-            return game
-    raise RuntimeError(f"no game of {rounds} rounds drawn: ask for fewer")
 
 
 def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int, list[Scorer]]:
@@ -232,6 +173,7 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
     from django.urls import reverse
 
     from benchmarks.generate import Size, document_path
+    from rankings.services import ratings_refresh
     from scoring.models import Game, Round
     from scoring.services.standings import standings_rebuild
     from tournaments.models import Competition, Match, Matchday
@@ -251,6 +193,7 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
     Match.objects.filter(matchday__in=old).delete()
     old.delete()
     standings_rebuild(competition_id=competition.pk)
+    ratings_refresh()  # up to date before the run: its tasks are the run's own work
 
     entries = list(competition.entries.select_related("team").order_by("pk"))
     if len(entries) < 2 * scorers:
@@ -294,127 +237,10 @@ def standings_caught_up(competition_id: int) -> bool:
     return stale is None and standings_agree(competition_id)
 
 
-# ---------------------------------------------------------------- the scorers
+# ---------------------------------------------------------------- the run
 
 
-@dataclass
-class Tally:
-    gets: list[float] = field(default_factory=list)
-    posts: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    peak_queue: int = 0
-    max_stale: float = 0.0
-    sample_errors: int = 0
-    last_sample_error: str = ""
-    last_answer: float = 0.0
-
-
-async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore) -> None:
-    import httpx
-
-    # The gate bounds the open connections; a scorer's pauses are spent holding it, as a
-    # table keeps its phone's connection while the next deal is played.
-    async with gate, httpx.AsyncClient(base_url=base, timeout=60) as client:
-        client.cookies.set(*scorer.cookie)
-        if scorer.pauses:
-            # Tables sit down over a minute or so, not in the same millisecond.
-            await asyncio.sleep(scorer.pauses[0] * scorer.start)
-        started = time.perf_counter()
-        response = await client.get(scorer.sheet_url)
-        tally.gets.append(time.perf_counter() - started)
-        if response.status_code != 200:
-            tally.errors.append(f"GET {scorer.sheet_url}: {response.status_code}")
-            return
-        html = response.text
-        for number, rnd in enumerate(scorer.rounds, start=1):
-            if scorer.pauses:
-                await asyncio.sleep(scorer.pauses[number - 1])
-            try:
-                form = round_form(html)
-            except ValueError as exc:
-                tally.errors.append(f"game {scorer.game_id} round {number}: {exc}")
-                return
-            data = dict(form.fields)
-            data["result"], data["side"] = rnd["result"], rnd["side"]
-            headers = {
-                "HX-Request": "true",
-                "HX-Current-URL": base + scorer.sheet_url,
-                "HX-Target": "sheet",
-                "Referer": base + scorer.sheet_url,
-            }
-            started = time.perf_counter()
-            response = await client.post(str(form.action), data=data, headers=headers)
-            tally.posts.append(time.perf_counter() - started)
-            tally.last_answer = max(tally.last_answer, time.perf_counter())
-            if response.status_code != 200:
-                tally.errors.append(
-                    f"POST game {scorer.game_id} round {number}: {response.status_code}"
-                )
-                return
-            html = response.text
-
-
-def sample_queue(broker: str, tally: Tally, done: threading.Event) -> None:
-    """Sample `LLEN celery` every 20 ms until `done` (a thread: the event loop is busy)."""
-    import redis
-
-    client = redis.Redis.from_url(broker, socket_timeout=5, socket_connect_timeout=5)
-    try:
-        while not done.is_set():
-            try:
-                tally.peak_queue = max(tally.peak_queue, int(client.llen("celery")))
-            except redis.RedisError as exc:
-                tally.sample_errors += 1
-                tally.last_sample_error = str(exc)
-            done.wait(0.02)
-    finally:
-        client.close()
-
-
-def sample_staleness(competition_id: int, tally: Tally, done: threading.Event) -> None:
-    """Every 100 ms until `done`: how long the competition has owed a refresh (now −
-    `standings_stale_since`, the oldest write its standings don't show yet); the most."""
-    from django.db import connection
-    from django.utils import timezone
-
-    from tournaments.models import Competition
-
-    try:
-        while not done.is_set():
-            since = (
-                Competition.objects.filter(pk=competition_id)
-                .values_list("standings_stale_since", flat=True)
-                .first()
-            )
-            if since is not None:
-                age = (timezone.now() - since).total_seconds()
-                tally.max_stale = max(tally.max_stale, age)
-            done.wait(0.1)
-    finally:
-        connection.close()  # this thread's own connection
-
-
-async def run_scorers(base: str, scorers: list[Scorer], limit: int, tally: Tally) -> Tally:
-    gate = asyncio.Semaphore(limit)
-    await asyncio.gather(*(score(base, s, tally, gate) for s in scorers))
-    return tally
-
-
-# ---------------------------------------------------------------- report
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
-
-
-def say(message: str) -> None:
-    print(f"[load {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
-
-
-def main(argv: list[str] | None = None) -> int:
+def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.load", description=(__doc__ or "").splitlines()[0]
     )
@@ -422,7 +248,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scorers", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1)
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes of the standings worker (of the one worker with --one-pool)",
+    )
+    parser.add_argument(
+        "--one-pool",
+        action="store_true",
+        help="one Celery worker for both queues (the layout before issue 19), to compare",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--pause",
@@ -431,124 +267,174 @@ def main(argv: list[str] | None = None) -> int:
         help="mean seconds a scorer waits before each round (drawn between 0.5× and 1.5×; "
         "a real table takes a minute or more a deal); 0: flat out, the saturation run",
     )
+    parser.add_argument(
+        "--ratings-rebuild",
+        action="store_true",
+        help="correct an early game mid-run (the ratings re-rate nearly every game) and "
+        "measure another competition's standings delay meanwhile",
+    )
+    parser.add_argument(
+        "--rebuild-after",
+        type=float,
+        default=20.0,
+        help="seconds after the scorers start that the correction is made (default 20)",
+    )
     parser.add_argument("--lag-timeout", type=float, default=600)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     parser.add_argument(
         "--fresh", action="store_true", help="drop the load database first (made anew)"
     )
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    url, broker = os.environ.get("DATABASE_URL", ""), os.environ.get("CELERY_BROKER_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")) or not broker.startswith("redis"):
-        raise SystemExit("set DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis)")
-    load_url, name = database_url_for_load(url)
-    database_ensure(url, name, fresh=args.fresh)
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    load_url, name, broker = preflight(os.environ)  # refuses before anything is written
+    database_ensure(os.environ["DATABASE_URL"], name, fresh=args.fresh)
     env = {
         **os.environ,
         "DATABASE_URL": load_url,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
         "DEBUG": "false",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PYTHONUNBUFFERED": "1",
     }
     env.setdefault("SECRET_KEY", "load-" + os.urandom(16).hex())
-    os.environ.update({k: env[k] for k in ("DATABASE_URL", "DEBUG", "ALLOWED_HOSTS", "SECRET_KEY")})
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
+    os.environ.update(
+        {k: env[k] for k in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE", "DEBUG", "ALLOWED_HOSTS",
+                             "SECRET_KEY")}
+    )  # fmt: skip
     import logging
 
     import django
 
     django.setup()
-    import redis
-
     logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per request
+    logging.getLogger("axes").setLevel(logging.WARNING)  # nor four per scorer's login
 
+    from benchmarks.load_settings import BENCH_QUEUES
     from troefclub.celery import app
 
+    queues = sorted(BENCH_QUEUES.values())
     app.conf.task_always_eager = True  # this process's own refreshes (setup) run inline
     say(f"preparing {name}: {args.koppels} koppels, {args.scorers} open games")
     competition_id, scorers = prepare(
         koppels=args.koppels, scorers=args.scorers, rounds=args.rounds, seed=args.seed
     )
+    probe_id = load_rebuild.probe_prepare() if args.ratings_rebuild else None
+    # From here on this process's writes (the correction, the probe) queue their tasks on
+    # the benchmark's broker, as any write does.
+    app.conf.task_always_eager = False
     pacing = random.Random(args.seed + 1)
     for scorer in scorers:
         scorer.pauses = [args.pause * pacing.uniform(0.5, 1.5) for _ in scorer.rounds]
         scorer.start = pacing.uniform(0, 2)
     game_ids = [s.game_id for s in scorers]
-    redis.Redis.from_url(broker).delete("celery", "unacked", "unacked_index")  # a clean start
+    broker_clear(broker)  # what a run cut short left: the benchmark's own keys only
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     logs = Path(tempfile.mkdtemp(prefix="troefclub-load-"))
-    with started(Processes()) as processes:
-        processes.start(
-            "celery worker",
-            [str(BIN / "celery"), "-A", "troefclub", "worker", "-l", "info",
-             "--concurrency", str(args.concurrency), "-n", f"bench-load-{port}@%h"],
-            env, logs / "worker.log",
-        )  # fmt: skip
-        processes.start(
-            "gunicorn",
-            [str(BIN / "gunicorn"), "troefclub.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.workers), "--log-level", "warning"],
-            env, logs / "gunicorn.log",
-        )  # fmt: skip
-        say(f"gunicorn ({args.workers} workers) on {base}, celery worker; logs in {logs}")
-        wait_until("celery worker", lambda: b" ready." in (logs / "worker.log").read_bytes(),
-                   processes)  # fmt: skip
-        wait_until("gunicorn", lambda: _answers(base), processes)
-        # One warm-up request per worker process, so the figures don't time imports.
-        for _ in range(args.workers * 2):
-            _answers(base + scorers[0].sheet_url.rsplit("sheet/", 1)[0])
+    workers = worker_commands(one_pool=args.one_pool, concurrency=args.concurrency, tag=str(port))
+    rebuild = load_rebuild.Rebuild()
+    try:
+        with started(Processes()) as processes:
+            for worker, command in workers:
+                processes.start(worker, command, env, logs / f"{worker.split()[0]}.log")
+            processes.start(
+                "gunicorn",
+                [str(BIN / "gunicorn"), "troefclub.wsgi", "--bind", f"127.0.0.1:{port}",
+                 "--workers", str(args.workers), "--log-level", "warning"],
+                env, logs / "gunicorn.log",
+            )  # fmt: skip
+            say(f"gunicorn ({args.workers} workers) on {base}, {_layout(args)}; logs in {logs}")
+            for worker, _command in workers:
+                log = logs / f"{worker.split()[0]}.log"
+                wait_until(worker, lambda log=log: b" ready." in log.read_bytes(), processes)
+            wait_until("gunicorn", lambda: answers(base), processes)
+            # One warm-up request per worker process, so the figures don't time imports.
+            for _ in range(args.workers * 2):
+                answers(base + scorers[0].sheet_url.rsplit("sheet/", 1)[0])
 
-        say(f"{args.scorers} scorers × {args.rounds} rounds")
-        started_at = time.perf_counter()
-        tally = Tally()
-        done = threading.Event()
-        samplers = [
-            threading.Thread(target=sample_queue, args=(broker, tally, done), daemon=True),
-            threading.Thread(
-                target=sample_staleness, args=(competition_id, tally, done), daemon=True
-            ),
-        ]
-        for sampler in samplers:
-            sampler.start()
-        queue = redis.Redis.from_url(broker)
-        lag = drained = None
-        try:
-            asyncio.run(run_scorers(base, scorers, args.scorers, tally))
-            finished_at = tally.last_answer or time.perf_counter()
-            say("waiting for the standings to catch up and the queue to drain")
-            deadline = time.perf_counter() + args.lag_timeout
-            while time.perf_counter() < deadline and (lag is None or drained is None):
-                processes.check()
-                if lag is None and standings_caught_up(competition_id):
-                    lag = time.perf_counter() - finished_at
-                if drained is None and not queue.llen("celery"):
-                    drained = time.perf_counter() - finished_at
-                time.sleep(0.05)
-        finally:
-            done.set()  # sampled until the standings caught up and the queue drained
+            say(f"{args.scorers} scorers × {args.rounds} rounds")
+            started_at = time.perf_counter()
+            tally = Tally()
+            done = threading.Event()
+            samplers = [
+                threading.Thread(target=sample_queue, args=(broker, queues, tally, done)),
+                threading.Thread(target=sample_staleness, args=(competition_id, tally, done)),
+            ]
+            if probe_id is not None:
+                samplers += [
+                    threading.Thread(
+                        target=load_rebuild.rebuild_run,
+                        args=(competition_id, args.rebuild_after, rebuild, done),
+                    ),
+                    threading.Thread(target=load_rebuild.probe_run, args=(probe_id, rebuild, done)),
+                ]
             for sampler in samplers:
-                sampler.join()
-    # Whatever a cut-short run left queued must not be worked off by the next run's worker.
-    queue.delete("celery", "unacked", "unacked_index")
+                sampler.daemon = True
+                sampler.start()
+            lag = drained = None
+            try:
+                asyncio.run(run_scorers(base, scorers, args.scorers, tally))
+                finished_at = tally.last_answer or time.perf_counter()
+                say("waiting for the standings to catch up and the queues to drain")
+                deadline = time.perf_counter() + args.lag_timeout
+                while time.perf_counter() < deadline and (
+                    lag is None or drained is None or _rebuilding(rebuild, probe_id)
+                ):
+                    processes.check()
+                    if lag is None and standings_caught_up(competition_id):
+                        lag = time.perf_counter() - finished_at
+                    if drained is None and not any(queue_lengths(broker, queues).values()):
+                        drained = time.perf_counter() - finished_at
+                    time.sleep(0.05)
+            finally:
+                done.set()  # sampled until the standings caught up and the queues drained
+                for sampler in samplers:
+                    sampler.join()
+    finally:
+        # Whatever a run cut short left queued must not be worked off by the next run's
+        # workers; only the benchmark's own keys go.
+        broker_clear(broker)
     report = _report(args, tally, lag, drained, started_at, finished_at, game_ids)
-    print(_markdown(report))
+    report["ratings_tasks"] = _ratings_tasks(logs)
+    text = _markdown(report)
+    if probe_id is not None:
+        report["ratings_rebuild"] = load_rebuild.report(rebuild)
+        text += "\n" + load_rebuild.markdown(report["ratings_rebuild"], _layout(args))
+    print(text)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     say(f"wrote {args.json}")
     return 0 if report["met"] else 1
 
 
-def _answers(url: str) -> bool:
-    import urllib.error
-    import urllib.request
+def _rebuilding(rebuild: load_rebuild.Rebuild, probe_id: int | None) -> bool:
+    """Whether the run must go on for the rebuild: asked for, and not done (or not made)."""
+    return probe_id is not None and not rebuild.error and rebuild.done_at is None
 
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
+
+def _layout(args: argparse.Namespace) -> str:
+    if args.one_pool:
+        return f"one worker of {args.concurrency} processes for both queues"
+    return f"standings worker of {args.concurrency}, ratings worker of 1"
+
+
+def _ratings_tasks(logs: Path) -> dict[str, Any]:
+    """The ratings tasks the workers ran (their logs): how many, the longest and the games
+    it rated."""
+    done = [
+        (float(seconds), int(games))
+        for log in logs.glob("*.log")
+        for seconds, games in re.findall(
+            r"rankings\.tasks\.ratings_refresh\[[^]]+\] succeeded in ([\d.]+)s: (\d+)",
+            log.read_text(errors="replace"),
+        )
+    ]
+    longest = max(done, default=(None, None))
+    return {"count": len(done), "longest_s": longest[0], "longest_games": longest[1]}
 
 
 def _report(
@@ -574,6 +460,7 @@ def _report(
         "pause_s": args.pause,
         "gunicorn_workers": args.workers,
         "celery_concurrency": args.concurrency,
+        "one_pool": args.one_pool,
         "requests": len(every),
         "seconds": finished_at - started_at,
         "p50_ms": percentile(every, 50) * 1000,
@@ -585,7 +472,8 @@ def _report(
         "errors": len(errors),
         "error_samples": errors[:10],
         "games_finished": finished,
-        "peak_queue": tally.peak_queue,
+        "layout": _layout(args),
+        "peak_queues": tally.peak_queues,
         "queue_sample_errors": tally.sample_errors,
         "standings_lag_s": lag,
         "queue_drained_s": drained,
@@ -600,11 +488,12 @@ def _markdown(r: dict[str, Any]) -> str:
     def seconds(value: float | None) -> str:
         return "never (timed out)" if value is None else f"{value:.1f} s"
 
+    peaks = " / ".join(f"{queue} {peak}" for queue, peak in sorted(r["peak_queues"].items()))
     pace = f"about {r['pause_s']:g} s between rounds" if r["pause_s"] else "flat out"
 
     return "\n".join(
         [
-            "| scorers × rounds | requests | p50 | p95 | max | errors | peak queue "
+            "| scorers × rounds | requests | p50 | p95 | max | errors | peak queues "
             "| standings behind after the last round | most behind during the run "
             "| queue drained | target met |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
@@ -613,7 +502,7 @@ def _markdown(r: dict[str, Any]) -> str:
             f"{pace}) "
             f"| {r['requests']} "
             f"| {r['p50_ms']:.0f} ms | {r['p95_ms']:.0f} ms | {r['max_ms']:.0f} ms "
-            f"| {r['errors']} | {r['peak_queue']} | {seconds(r['standings_lag_s'])} "
+            f"| {r['errors']} | {peaks} | {seconds(r['standings_lag_s'])} "
             f"| {seconds(r['max_stale_during_run_s'])} | {seconds(r['queue_drained_s'])} "
             f"| {'yes' if r['met'] else '**no**'} |",
         ]

@@ -1,10 +1,13 @@
 """Benchmark: the player ratings (issue 10: "the note gives the rating rebuild time for
 100k rounds").
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/troefbench \\
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/troefclub \\
         .venv/bin/python -m benchmarks.ratings [--koppels 1000] [--matchdays 15] [--repeat 3]
 
-Works in the database DATABASE_URL names (migrated here when it isn't); imports the
+Works in a database of its own beside the one DATABASE_URL names, `<NAME>_ratings_bench`
+(SQLite: a file in the benchmark cache folder), made, marked and migrated here when
+missing; never in DATABASE_URL's own, and one of that name no benchmark made is refused
+(`benchmarks.throwaway`, exit status 2). Celery runs eagerly. Imports the
 generated competition of `--koppels` × `--matchdays` (benchmarks/generate.py: 1,000 × 15
 is 7,500 games, about 98,000 rounds) when it is missing, and keeps it for the next run.
 Then, each the median of `--repeat` runs, with the queries Django sent:
@@ -39,6 +42,11 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 os.environ.setdefault("SECRET_KEY", "benchmarks-ratings")
 os.environ.setdefault("DEBUG", "false")
+# Never the configured database, never a broker (issue 19, benchmarks/throwaway.py): its own
+# database beside it, `<NAME>_ratings_bench`, made and marked when missing; Celery eager.
+from benchmarks.throwaway import database_own  # noqa: E402
+
+DATABASE = database_own(os.environ, "ratings")
 django.setup()
 
 from django.core.management import call_command  # noqa: E402

@@ -121,6 +121,49 @@ def test_every_marker_fast_leaves_out_is_registered():
     assert registered >= set(FAST.replace("not ", "").split(" and "))
 
 
+# ---------------------------------------------------------------- worker: one a queue
+
+
+@pytest.fixture
+def together(dev: ModuleType, monkeypatch: pytest.MonkeyPatch) -> list[list[list[str]]]:
+    """The commands `dev.main` runs side by side (`call_together`), recorded instead."""
+    runs: list[list[list[str]]] = []
+
+    def call_together(commands: list[list[str]]) -> int:
+        runs.append([list(command) for command in commands])
+        return 0
+
+    monkeypatch.setattr(dev, "call_together", call_together)
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+    return runs
+
+
+def test_worker_runs_the_readmes_worker_of_each_queue_side_by_side(dev, ran, together):
+    assert dev.main(["worker"]) == 0
+
+    assert ran == []
+    assert together == [dev.worker_commands(["standings", "ratings"])]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for command in together[0]:
+        assert command[0] == dev.venv_exe("celery")
+        assert "`" + " ".join(["celery", *command[1:]]) + "`" in readme
+
+
+def test_worker_with_a_queue_runs_that_queues_worker_alone(dev, ran, together):
+    assert dev.main(["worker", "--queue", "ratings"]) == 0
+
+    assert together == []
+    assert ran == dev.worker_commands(["ratings"])
+    assert ran[0][4:6] == ["-Q", "ratings"]
+
+
+def test_worker_without_a_broker_starts_nothing(dev, ran, together, monkeypatch):
+    monkeypatch.delenv("CELERY_BROKER_URL")
+
+    assert dev.main(["worker"]) == 2
+    assert ran == together == []
+
+
 # ---------------------------------------------------------------- run: the public address
 
 

@@ -8,6 +8,11 @@ or its database connection, in the middle of a refresh. Later rebuilds (`DIR/sta
 exists) don't pause. Without the variable this module changes nothing, and production
 code is never touched: the pause wraps the `competition_table` the rebuild calls
 (`scoring.services.standings`) in the worker process only.
+
+With `TROEF_TEST_SLOW_RATINGS=DIR`, the first ratings refresh of the worker process pauses
+the same way (`DIR/started`, then until `DIR/release`), holding the `RatingsLock` as a long
+rebuild does: it wraps the `rating_games` the refresh reads the games with
+(`rankings.services`), after taking the lock.
 """
 
 from __future__ import annotations
@@ -20,9 +25,11 @@ from typing import Any
 
 from django.db import connection
 
+from rankings import services as ratings_services
 from scoring.services import standings as standings_services
 
 _SLOW = os.environ.get("TROEF_TEST_SLOW_REFRESH", "")
+_SLOW_RATINGS = os.environ.get("TROEF_TEST_SLOW_RATINGS", "")
 
 
 def _pause_once(folder: Path) -> None:
@@ -48,3 +55,15 @@ if _SLOW:
 
     # Where the rebuild (`standings_rebuild`) looks it up.
     standings_services.competition_table = _slow_table
+
+
+if _SLOW_RATINGS:
+    _games = ratings_services.rating_games
+
+    @wraps(_games)
+    def _slow_games(*args: Any, **kwargs: Any) -> Any:
+        _pause_once(Path(_SLOW_RATINGS))
+        return _games(*args, **kwargs)
+
+    # Where the refresh (`_ratings_write`, under the lock) looks it up.
+    ratings_services.rating_games = _slow_games

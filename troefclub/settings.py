@@ -27,6 +27,7 @@ from typing import Any
 import dj_database_url
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 from troefclub import envfile
 from troefclub.site import site_url_parse
@@ -341,7 +342,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # (about 12 s) was gone when Redis came back and nothing refreshed the standings, so
 # unset or 0 means retry forever.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = env_int("CELERY_BROKER_CONNECTION_MAX_RETRIES", 0) or None
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "socket_timeout": 2,
     "socket_connect_timeout": 2,
     "max_retries": 1,
@@ -356,6 +357,27 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # One task at a time per worker process: a killed process loses (and later redelivers)
 # one refresh, not a prefetched batch.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+
+# The queues (issue 19): a standings refresh must never wait behind the ratings. One
+# correction in an early game of a big season re-rates thousands of games (6-29 s), and a
+# worker pool consuming both kinds of task can be taken whole by the ratings: one process
+# rebuilding, the others waiting for its lock with the ratings tasks queued meanwhile. So
+# each kind has its own queue, and production runs a worker for each (README "Workers and
+# queues"): `-Q standings` for the standings refreshes and the stale sweep, `-Q ratings
+# --concurrency 1` for the ratings (one refresh runs at a time anyway, `RatingsLock`).
+# A worker started without -Q consumes both queues, as before: it works, and can starve.
+# Each queue has an exchange and routing key of its own name (Celery's default would send
+# every queue's messages with the default queue's routing key). Every task is routed here
+# (tests/troefclub/test_queues.py); the default queue is only for a task that isn't.
+CELERY_TASK_QUEUES = tuple(
+    Queue(name, Exchange(name), routing_key=name) for name in ("standings", "ratings")
+)
+CELERY_TASK_DEFAULT_QUEUE = "standings"
+CELERY_TASK_ROUTES = {
+    "scoring.tasks.standings_refresh": {"queue": "standings"},
+    "scoring.tasks.standings_refresh_stale": {"queue": "standings"},
+    "rankings.tasks.ratings_refresh": {"queue": "ratings"},
+}
 
 # Every write that can move the standings marks them stale in its transaction
 # (`Competition.standings_stale_since`); this sweep rebuilds those still stale after
