@@ -433,6 +433,16 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE  # see below
+
+# The language cookie (the header's switch, `set_language`) goes where the session cookie
+# goes: over HTTPS only when that one does (above), not with other sites' requests
+# (SameSite), out of the page scripts' reach (no script reads it). Django's defaults send
+# it over plain HTTP and to every script.
+SESSION_COOKIE_SAMESITE = "Lax"  # Django's default, said here for the line below
+LANGUAGE_COOKIE_SAMESITE = SESSION_COOKIE_SAMESITE
+SESSION_COOKIE_HTTPONLY = True  # Django's default, likewise
+LANGUAGE_COOKIE_HTTPONLY = SESSION_COOKIE_HTTPONLY
 
 # Content-Security-Policy (django-csp): scripts and styles only from our own static files,
 # no inline <script>, no on…= handlers, no eval (htmx runs with allowEval off, see
