@@ -83,7 +83,8 @@ class BodyTable(tables.Table):
             keys = list(rows.query.order_by)
             bare = {key.lstrip("-") for key in keys if isinstance(key, str)}
             tie = [key for key in self.tie_order if key.lstrip("-") not in bare]
-            self.data.data = rows.order_by(*empties_last([*keys, *tie]))
+            if keys or tie:  # else the model's own ordering stays
+                self.data.data = rows.order_by(*empties_last([*keys, *tie]))
         elif isinstance(rows, list) and self._order_by:
             self.data.data = sorted_empties_last(rows, self._sort_keys())
 
