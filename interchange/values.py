@@ -26,10 +26,10 @@ from django.utils.translation import gettext as _
 
 from interchange.constants import SMALL_INT_MAX
 from interchange.errors import InterchangeError, _join
-from troefclub.fields import nfc
+from troefclub.bidi import name_text
 from troefclub.json_input import JSONInputError, json_parse, json_values_check, text_problem
 from troefclub.json_input import shown as _show
-from troefclub.validators import text_unsafe_char, validate_key_start
+from troefclub.validators import text_unsafe_char, validate_key_start, validate_key_visible
 
 # ------------------------------------------------------------------ values in messages
 
@@ -220,6 +220,12 @@ def _check_text(
         )
     if slug:
         try:
+            validate_key_visible(value)  # said first: "letters, digits" would not say which
+        except ValidationError as exc:
+            raise InterchangeError(
+                place, _("“%(key)s”: %(problem)s") % {"key": key, "problem": exc.messages[0]}
+            ) from None
+        try:
             validate_slug(value)
         except ValidationError:
             raise InterchangeError(
@@ -234,7 +240,7 @@ def _check_text(
                 place, _("“%(key)s”: %(problem)s") % {"key": key, "problem": exc.messages[0]}
             ) from None
     if name:
-        value = nfc(value)
+        value = name_text(value)
         if not blank and not value.strip():
             raise InterchangeError(place, _("“%(key)s” may not be empty") % {"key": key})
     if len(value) > max_length:

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from django.db.models import Case, Count, IntegerField, Model, Q, QuerySet, Value, When, Window
+from django.db.models.expressions import OrderBy
 
 from tournaments.models import Club, Competition, Player, Team
 from tournaments.selectors import koppel_players_q
 from troefclub.fields import nfc
+from troefclub.ordering import blank_last
 
 # Longer input is cut: no name is this long, and a 10,000-character query must not reach
 # the database as a 10,000-character LIKE pattern.
@@ -70,7 +72,9 @@ class SearchResults:
         return self.players.total + self.koppels.total + self.clubs.total + self.competitions.total
 
 
-def _group(rows: QuerySet[M], *, starts: Q, order: tuple[str, ...], limit: int) -> SearchGroup[M]:
+def _group(
+    rows: QuerySet[M], *, starts: Q, order: tuple[str | OrderBy, ...], limit: int
+) -> SearchGroup[M]:
     """The first `limit` of `rows`, those matching `starts` (a name beginning with the
     words) first, then by `order`; with the count of all `rows`, in one query."""
     found = list(
@@ -130,7 +134,7 @@ def site_search(*, text: str, limit: int = GROUP_LIMIT) -> SearchResults:
     koppels = _group(
         Team.objects.filter(koppel_found).select_related("player_1", "player_2"),
         starts=koppel_starts,
-        order=("name", "player_1__name", "pk"),
+        order=(blank_last("name"), "player_1__name", "pk"),  # koppels without a name last
         limit=limit,
     )
     clubs = _group(

@@ -22,6 +22,7 @@ from rankings.formats import decimal
 from rankings.models import PlayerRating
 from rankings.selectors import SeasonRankingRow
 from scoring.rules.seasons import SeasonBy
+from troefclub.bidi import isolated
 from troefclub.tables import BodyTable, signed
 
 # Rows a page: a phone scrolls 50 short rows easily (as the standings).
@@ -52,7 +53,9 @@ def average(value: Fraction | None) -> str:
 
 
 def linked(name: str, *, url: str, key: str) -> SafeString:
-    return format_html('<a href="{}">{}</a>', reverse(url, kwargs={"key": key}), name)
+    """`name` linked to its page, isolated (`<bdi>`, `troefclub.bidi`): a name can't turn
+    the row around."""
+    return format_html('<a href="{}">{}</a>', reverse(url, kwargs={"key": key}), isolated(name))
 
 
 class SeasonTable(BodyTable):

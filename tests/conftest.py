@@ -170,6 +170,18 @@ def _language(request: pytest.FixtureRequest, settings: Any) -> None:
         settings.LANGUAGE_CODE = "en"
 
 
+@pytest.fixture(autouse=True)
+def _cache_emptied() -> None:
+    """Each test starts with an empty cache: the table-link misses one test counted for the
+    client address (troefclub/secret_links.py) must not make another's link answer 429.
+    Only this process' memory is emptied, never a Redis database (CACHE_URL)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _ci_runs_on_postgresql() -> None:
     """CI must test against PostgreSQL: a run that fell back to SQLite would prove little."""

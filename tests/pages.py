@@ -29,3 +29,9 @@ def match_totals_url(match: Match) -> str:
     """The page where a director enters a match's reported totals (`match_totals`)."""
     slug = match.matchday.competition.slug
     return reverse("match_totals", kwargs={"slug": slug, "match_id": match.pk})
+
+
+def without_bdi(html: str) -> str:
+    """`html` without the `<bdi>` tags that isolate every name on the pages (issue 19,
+    `troefclub.bidi`): the text as a reader sees it, for a test that reads a sentence."""
+    return html.replace("<bdi>", "").replace("</bdi>", "")

@@ -45,7 +45,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator, smart_split
 from django.utils.translation import gettext_lazy as _
 
-from troefclub.fields import nfc
+from troefclub.bidi import name_text
 from troefclub.forms import JSONInputField
 from troefclub.validators import validate_multiline_text, validate_single_line_text
 
@@ -129,7 +129,7 @@ def folded_search_field(model: type[models.Model], spec: str) -> str:
 def search_term_words(term: str) -> str:
     """A search term as the admin searches it: NFC, and without its words that hold no
     letter or digit ("&" between a koppel's players, as it is shown)."""
-    words = [word for word in smart_split(nfc(term)) if any(char.isalnum() for char in word)]
+    words = [word for word in smart_split(name_text(term)) if any(char.isalnum() for char in word)]
     return " ".join(words)
 
 

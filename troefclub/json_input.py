@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -43,11 +44,17 @@ class JSONInputError(Exception):
 
 
 def shown(value: Any) -> str:
-    """`value` to quote in a message: at most 40 characters, control characters and lone
-    surrogates escaped (a message must print on any terminal, and not drive it)."""
+    """`value` to quote in a message: at most 40 characters, control characters, lone
+    surrogates and invisible formatting characters escaped (a message must print on any
+    terminal, and not drive it; U+202E must not turn the message around, issue 19)."""
     text = repr(value) if not isinstance(value, str) else value
     text = text if len(text) <= 40 else text[:37] + "…"
-    return UNSAFE_TEXT_CHARS.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return "".join(
+        f"\\u{ord(char):04x}"
+        if UNSAFE_TEXT_CHARS.match(char) or unicodedata.category(char) == "Cf"
+        else char
+        for char in text
+    )
 
 
 class _BadNumber:

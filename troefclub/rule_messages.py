@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.rules import RuleViolation
+from troefclub.bidi import isolated_text
 from troefclub.writes import integrity_violation
 
 RESULT_LABELS = {
@@ -474,7 +475,8 @@ def _place_words(place: Any) -> Any:
     if place is None:
         return _("the bye")
     if isinstance(place, tuple) and len(place) == 2:
-        return _("match %(home)s – %(away)s") % {"home": place[0], "away": place[1]}
+        home, away = (isolated_text(name) for name in place)
+        return _("match %(home)s – %(away)s") % {"home": home, "away": away}
     return place
 
 
@@ -483,6 +485,11 @@ def integrity_message(exc: Exception) -> str | None:
     one of ours (`integrity_violation`)."""
     violation = integrity_violation(exc)
     return rule_message(violation) if violation is not None else None
+
+
+# The params that hold a user-given name (`troefclub.bidi.isolated_text`).
+NAME_PARAMS = {"entry", "koppel", "player", "players", "club", "competition", "home", "away",
+               "team", "expected", "given", "caller"}  # fmt: skip
 
 
 def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None) -> str:
@@ -510,6 +517,9 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
     if params.get("side") in ("home", "away"):
         # The lineup messages name the side: in the reader's language, not the code's word.
         params["side"] = {"home": _("home"), "away": _("away")}[params["side"]]
+    for key in NAME_PARAMS.intersection(params):  # a name can't turn the sentence (issue 19)
+        if not isinstance(params[key], int | float):
+            params[key] = isolated_text(params[key])
     template = _messages().get(exc.code)
     placed = _placed_messages().get(exc.code)
     # Without the params that say who and where (a trigger's error), the plain words.

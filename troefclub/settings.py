@@ -430,6 +430,29 @@ if TABLE_CONFIRM_WAIT_MINUTES < 0:
     raise ImproperlyConfigured(
         f"TABLE_CONFIRM_WAIT_MINUTES={TABLE_CONFIRM_WAIT_MINUTES} must be 0 or more (minutes)"
     )
+# Guessing table links (troefclub/secret_links.py): after TABLE_LINK_MISS_LIMIT links that
+# open nothing within TABLE_LINK_MISS_SECONDS of the first, one client address gets 429
+# until then, except on the links its phones opened before. Nobody mistypes a QR code 30
+# times a minute; a script guessing does.
+TABLE_LINK_MISS_LIMIT = env_int("TABLE_LINK_MISS_LIMIT", 30)
+TABLE_LINK_MISS_SECONDS = env_int("TABLE_LINK_MISS_SECONDS", 60)
+if TABLE_LINK_MISS_LIMIT < 1 or TABLE_LINK_MISS_SECONDS < 1:
+    raise ImproperlyConfigured(
+        "TABLE_LINK_MISS_LIMIT and TABLE_LINK_MISS_SECONDS must be at least 1."
+    )
+# The cache holds those counts. Unset: each process' memory (one process: dev.py, the
+# tests); gunicorn's workers then count apart, each up to the limit. CACHE_URL=redis://...
+# (a database of its own, not the broker's) makes them count together.
+CACHE_URL = env_str("CACHE_URL")
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r} must be a redis:// URL (or unset).")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 
 # ---------------------------------------------------------------- rankings and ratings
@@ -455,6 +478,16 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", False)
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE  # see below
+
+# The language cookie (the header's switch, `set_language`) goes where the session cookie
+# goes: over HTTPS only when that one does (above), not with other sites' requests
+# (SameSite), out of the page scripts' reach (no script reads it). Django's defaults send
+# it over plain HTTP and to every script.
+SESSION_COOKIE_SAMESITE = "Lax"  # Django's default, said here for the line below
+LANGUAGE_COOKIE_SAMESITE = SESSION_COOKIE_SAMESITE
+SESSION_COOKIE_HTTPONLY = True  # Django's default, likewise
+LANGUAGE_COOKIE_HTTPONLY = SESSION_COOKIE_HTTPONLY
 
 # Content-Security-Policy (django-csp): scripts and styles only from our own static files,
 # no inline <script>, no on…= handlers, no eval (htmx runs with allowEval off, see

@@ -4,7 +4,8 @@ order, signed numbers, page links.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import django_tables2 as tables
@@ -12,6 +13,9 @@ from django.core.paginator import EmptyPage, Page, PageNotAnInteger
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django_tables2 import RequestConfig
+from django_tables2.utils import Accessor, OrderBy
+
+from troefclub.ordering import empties_last, sorted_empties_last
 
 MINUS = "\u2212"
 
@@ -70,16 +74,32 @@ class BodyTable(tables.Table):
 
     @order_by.setter
     def order_by(self, value: Any) -> None:
-        """Sort in the database as asked, then by `tie_order` (its keys the reader's sort
-        doesn't name already)."""
+        """Sort as asked, then by `tie_order` (its keys the reader's sort doesn't name
+        already), with empty values (NULL, None, "") last both ways (`troefclub.ordering`):
+        in the database for a queryset, in Python for a list."""
         tables.Table.order_by.fset(self, value)
         rows = self.data.data
-        if self.tie_order and isinstance(rows, QuerySet):
-            keys = [str(key) for key in rows.query.order_by]
-            bare = {key.lstrip("-") for key in keys}
-            self.data.data = rows.order_by(
-                *keys, *(key for key in self.tie_order if key.lstrip("-") not in bare)
-            )
+        if isinstance(rows, QuerySet):
+            keys = list(rows.query.order_by)
+            bare = {key.lstrip("-") for key in keys if isinstance(key, str)}
+            tie = [key for key in self.tie_order if key.lstrip("-") not in bare]
+            if keys or tie:  # else the model's own ordering stays
+                self.data.data = rows.order_by(*empties_last([*keys, *tie]))
+        elif isinstance(rows, list) and self._order_by:
+            self.data.data = sorted_empties_last(rows, self._sort_keys())
+
+    def _sort_keys(self) -> list[tuple[Callable[[Any], Any], bool]]:
+        """The reader's sort of a list's rows as (value of a row, descending) pairs: each
+        sorted column's `order_by` accessors, turned round for the other direction (as
+        django-tables2's own list sort reads them)."""
+        keys: list[tuple[Callable[[Any], Any], bool]] = []
+        for alias in self._order_by:
+            column = self.columns[OrderBy(alias).bare]
+            turned = alias[0] != column.order_by_alias[0]
+            for accessor in column.order_by.opposite if turned else column.order_by:
+                path = Accessor(accessor.bare)
+                keys.append((partial(path.resolve, quiet=True), accessor.is_descending))
+        return keys
 
     def cell(self, name: str, record: Any) -> str:
         """One cell's text: the record's attribute `name`, as a string."""

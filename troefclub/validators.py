@@ -7,6 +7,8 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from troefclub.bidi import char_named, invisible_char
+
 # A key or slug starting with one of these is read as a formula by spreadsheet programs
 # (CSV/Excel injection); keys go into every export, so they may not start with one.
 KEY_FORBIDDEN_START = ("-", "=", "+", "@")
@@ -22,6 +24,24 @@ def validate_key_start(value: str) -> None:
             _("A key may not start with “%(char)s”: start it with a letter or a digit."),
             code="key_start",
             params={"char": value[0]},
+        )
+
+
+def validate_key_visible(value: str) -> None:
+    """Refuse a key or slug holding an invisible formatting character (Unicode category
+    Cf: U+202E RIGHT-TO-LEFT OVERRIDE and the other bidi controls, zero-width spaces and
+    joiners, the byte order mark): two keys that look alike must be alike, and a key is
+    shown in files, URLs and messages (issue 19, `troefclub.bidi`).
+
+    Raises ValidationError (code `key_invisible_char`, param `char`: "U+202E (RIGHT-TO-LEFT
+    OVERRIDE)").
+    """
+    char = invisible_char(value)
+    if char is not None:
+        raise ValidationError(
+            _("A key may not hold the invisible character %(char)s: type it again."),
+            code="key_invisible_char",
+            params={"char": char_named(char)},
         )
 
 

@@ -32,6 +32,7 @@ from scoring.rules.seasons import SeasonBy, SeasonTally
 from scoring.selectors.counted import games_counted
 from tournaments.models import Team
 from tournaments.selectors import koppel_players_q
+from troefclub.ordering import blank_last
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,7 +232,7 @@ def koppels_matching(*, text: str, exclude: Team) -> list[Team]:
             | Q(player_2__name__fold__contains=text)
         )
         .annotate(exact=Case(When(exact, then=Value(1)), default=Value(0)))
-        .order_by("-exact", "name", "key")[: KOPPEL_CHOICES + 1]
+        .order_by("-exact", blank_last("name"), "key")[: KOPPEL_CHOICES + 1]
     )
     named = [team for team in found if getattr(team, "exact", 0)]
     return named[:1] if len(named) == 1 else found[:KOPPEL_CHOICES]

@@ -16,6 +16,7 @@ from scoring.forms.seen import SeenForm, require_seen, seen_field
 from scoring.models import Game, Round
 from scoring.tokens import match_token
 from tournaments.models import Match
+from troefclub.bidi import isolated_text
 from troefclub.rule_messages import RESULT_LABELS
 
 MAX_TRICKS = 13
@@ -80,13 +81,14 @@ class RoundForm(forms.Form):
         del self.fields["number" if correcting else "seen"]
         if next_number is not None and not self.is_bound:
             self.initial["number"] = next_number
-        name_a, name_b = str(game.team_a), str(game.team_b)
+        # Names as plain text that can't turn the label around (issue 19, troefclub.bidi).
+        name_a, name_b = isolated_text(game.team_a), isolated_text(game.team_b)
         side = cast(forms.ChoiceField, self.fields["side"])
         side.choices = [("a", name_a), ("b", name_b)]
         self.fields["tricks_a"].label = _("Tricks %(koppel)s") % {"koppel": name_a}
         self.fields["tricks_b"].label = _("Tricks %(koppel)s") % {"koppel": name_b}
         seated = [
-            (player.pk, str(player))
+            (player.pk, isolated_text(player))
             for player in (game.seat_1, game.seat_2, game.seat_3, game.seat_4)
             if player is not None
         ]
@@ -203,14 +205,14 @@ class SeatsForm(forms.Form):
         seat_1 = cast(forms.ChoiceField, self.fields["seat_1"])
         seat_2 = cast(forms.ChoiceField, self.fields["seat_2"])
         first = cast(forms.ChoiceField, self.fields["first_caller"])
-        seat_1.label = _("Seat 1 (%(koppel)s)") % {"koppel": game.team_a}
-        seat_2.label = _("Seat 2 (%(koppel)s)") % {"koppel": game.team_b}
+        seat_1.label = _("Seat 1 (%(koppel)s)") % {"koppel": isolated_text(game.team_a)}
+        seat_2.label = _("Seat 2 (%(koppel)s)") % {"koppel": isolated_text(game.team_b)}
         seat_1.help_text = _("The partner sits in seat 3, opposite.")
         seat_2.help_text = _("The partner sits in seat 4, opposite.")
-        seat_1.choices = [(a_1.pk, str(a_1)), (a_2.pk, str(a_2))]
-        seat_2.choices = [(b_1.pk, str(b_1)), (b_2.pk, str(b_2))]
+        seat_1.choices = [(a_1.pk, isolated_text(a_1)), (a_2.pk, isolated_text(a_2))]
+        seat_2.choices = [(b_1.pk, isolated_text(b_1)), (b_2.pk, isolated_text(b_2))]
         first.choices = [
-            *((player.pk, str(player)) for player in (a_1, a_2, b_1, b_2)),
+            *((player.pk, isolated_text(player)) for player in (a_1, a_2, b_1, b_2)),
             ("", _("not known yet")),
         ]
         if not self.is_bound:
@@ -271,8 +273,8 @@ class GameTotalsForm(forms.Form):
         super().__init__(*args, **kwargs)
         if seen and not self.is_bound:
             self.initial["seen"] = seen
-        self.fields["total_a"].label = str(game.team_a)
-        self.fields["total_b"].label = str(game.team_b)
+        self.fields["total_a"].label = isolated_text(game.team_a)
+        self.fields["total_b"].label = isolated_text(game.team_b)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(
@@ -302,8 +304,8 @@ class MatchTotalsForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not self.is_bound and not self.initial.get("seen"):
             self.initial["seen"] = match_token(match, match.games.values_list("pk", flat=True))
-        self.fields["total_home"].label = str(match.home)
-        self.fields["total_away"].label = str(match.away)
+        self.fields["total_home"].label = isolated_text(match.home)
+        self.fields["total_away"].label = isolated_text(match.away)
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.helper.layout = Layout(

@@ -20,6 +20,7 @@ from scoring.forms.sheet import NUMBER_MISSING
 from scoring.models import Game, GameDispute
 from scoring.services.table import DISPUTE_COMMENT_MAX_LENGTH
 from scoring.tokens import TOKEN_MAX_LENGTH
+from troefclub.bidi import isolated_text
 from troefclub.rule_messages import RESULT_LABELS
 from troefclub.validators import validate_multiline_text
 
@@ -84,9 +85,9 @@ class TableRoundForm(forms.Form):
             if next_number is not None:
                 self.initial["number"] = next_number
         side = cast(forms.ChoiceField, self.fields["side"])
-        side.choices = [("a", str(game.team_a)), ("b", str(game.team_b))]
+        side.choices = [("a", isolated_text(game.team_a)), ("b", isolated_text(game.team_b))]
         seated = [
-            (player.pk, str(player))
+            (player.pk, isolated_text(player))
             for player in (game.seat_1, game.seat_2, game.seat_3, game.seat_4)
             if player is not None
         ]

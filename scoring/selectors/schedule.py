@@ -15,6 +15,7 @@ from scoring.models import Game
 from scoring.rules import matchday_places_violations
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
+from troefclub.ordering import blank_last
 
 
 def club_koppels(*, entry: Entry, competition: Competition) -> QuerySet[Team]:
@@ -32,7 +33,8 @@ def club_koppels(*, entry: Entry, competition: Competition) -> QuerySet[Team]:
             player_2__squad_places__season=competition.season,
             player_2__squad_places__squad__club_id=entry.club_id,
         )
-    return teams.select_related(*TEAM_JOINS).order_by("name", "key")
+    # Named koppels by name, then those shown by their players' names (no name: "").
+    return teams.select_related(*TEAM_JOINS).order_by(blank_last("name"), "key")
 
 
 @dataclass(frozen=True, slots=True)

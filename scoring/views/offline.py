@@ -9,7 +9,6 @@ templates/scoring/sw.js, what it keeps in `scoring.offline`.
 from __future__ import annotations
 
 import json
-from typing import cast
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -20,10 +19,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from scoring import offline
+from scoring.models import GameLink
 from scoring.selectors.sheet import game_detail
-from scoring.selectors.table import table_link
-from scoring.views.table import link_invalid
+from scoring.views.table import link_invalid, link_of
 from troefclub.access import HtmxHttpRequest
+from troefclub.secret_links import secret_link
 
 
 @require_safe
@@ -56,15 +56,14 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @never_cache
-def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
+@secret_link(link_of, invalid=link_invalid)
+def table_manifest(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     """The web app manifest of a koppel's table link (`/t/<token>/manifest.webmanifest`):
     installed on the phone's home screen, it opens that table's page, named after the
-    competition. A revoked or unknown link is the friendly 404."""
-    link = table_link(token=token)
-    if link is None:
-        return link_invalid(cast(HtmxHttpRequest, request))
+    competition. A revoked or unknown link is the friendly 404; guessing links is
+    throttled (`secret_link`)."""
     game = game_detail(game_id=link.game_id)
-    page = reverse("table_sheet", kwargs={"token": token})
+    page = reverse("table_sheet", kwargs={"token": link.token})
     table = game.match.table or game.table
     manifest = {
         "name": f"{game.match.matchday.competition.name} · "

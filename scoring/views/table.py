@@ -51,6 +51,7 @@ from scoring.views.sheet import round_summary
 from troefclub.access import HtmxHttpRequest
 from troefclub.pages import render_page
 from troefclub.rule_messages import RESULT_LABELS, rule_message
+from troefclub.secret_links import secret_link
 
 TABLE_TEMPLATE = "scoring/table_sheet.html"
 # The other koppel's phone follows the rounds as they are entered (htmx polling).
@@ -76,6 +77,13 @@ def form_error(form: Any) -> str:
 def link_invalid(request: HtmxHttpRequest) -> HttpResponse:
     """The friendly 404 of a revoked or unknown table link."""
     return render(request, "scoring/table_invalid.html", status=404)
+
+
+def link_of(token: str) -> GameLink | None:
+    """The active table link with `token` (`table_link`), for `secret_link`: every view a
+    table link opens counts the misses of a client address and stops a guesser
+    (`troefclub.secret_links`)."""
+    return table_link(token=token)
 
 
 def table_context(
@@ -291,17 +299,16 @@ TABLE_ACTIONS: dict[str, TableAction] = {
 
 @never_cache
 @require_http_methods(["GET", "POST"])
-def table_sheet(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@secret_link(link_of, invalid=link_invalid)
+def table_sheet(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     """The table's own score page of one koppel, on a phone, without an account
     (`/t/<token>/`).
 
     The entering koppel records rounds (a big button for the most common one) and undoes
     its last; once the game is over the other koppel confirms or disputes through its own
-    link. A POST carries one `action` (`TABLE_ACTIONS`).
+    link. A POST carries one `action` (`TABLE_ACTIONS`). An unknown or revoked link is a
+    friendly 404; guessing links is throttled (`secret_link`).
     """
-    link = table_link(token=token)
-    if link is None:
-        return link_invalid(request)
     game = game_detail(game_id=link.game_id)
     if request.method == "POST":
         action = TABLE_ACTIONS.get(request.POST.get("action", ""))
@@ -334,9 +341,17 @@ def _sent_answer(
     return response
 
 
+def _link_invalid_answer(request: HtmxHttpRequest) -> HttpResponse:
+    return JsonResponse(
+        {"refused": "link_invalid", "message": rule_message(RuleViolation("link_invalid"))},
+        status=404,
+    )
+
+
 @never_cache
 @require_POST
-def table_round_send(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@secret_link(link_of, invalid=_link_invalid_answer)
+def table_round_send(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     """One round of the phone's queue (`/t/<token>/round/`, static/js/table.js): stored
     once, in order, or refused with the reason; answered in JSON.
 
@@ -351,13 +366,10 @@ def table_round_send(request: HtmxHttpRequest, token: str) -> HttpResponse:
       rules, or the game changed meanwhile); `token` is the game's token now, for a
       round entered again on purpose.
     - 404 `{"refused": "link_invalid", ...}`: a revoked or unknown link.
+    - 429, a page (not JSON: the queue keeps the round and sends it later): too many
+      unknown links from this address (`secret_link`); never to a phone that opened this
+      link before.
     """
-    link = table_link(token=token)
-    if link is None:
-        return JsonResponse(
-            {"refused": "link_invalid", "message": rule_message(RuleViolation("link_invalid"))},
-            status=404,
-        )
     game = game_detail(game_id=link.game_id)
     form = TableRoundForm(request.POST, game=game, key_required=True)
     if not form.is_valid():

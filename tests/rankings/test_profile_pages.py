@@ -15,6 +15,7 @@ from rankings.profiles.history import HISTORY_PER_PAGE
 from scoring.models import Game
 from tests.builders import club_competition, finished_game, koppels_of
 from tests.factories import ClubFactory, MatchdayFactory, PlayerFactory
+from tests.pages import without_bdi
 from tests.rankings.profile_scenes import Transfer, koppel, koppel_with_games, transfer
 from tournaments.models import Match
 
@@ -33,7 +34,7 @@ def url(name: str, **kwargs: str) -> str:
 def page(client: Client, address: str, **params: str) -> str:
     response = client.get(address, params)
     assert response.status_code == 200
-    return response.content.decode()
+    return without_bdi(response.content.decode())
 
 
 def game_url(game: Game) -> str:

@@ -47,6 +47,7 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
+from tests.pages import without_bdi
 from tests.seen import game_token_now
 from tournaments.models import Club, Competition, Entry, Match, Player, Team
 
@@ -433,7 +434,7 @@ def headers(page: Any) -> list[str]:
 
 
 def text(page: Any) -> str:
-    return page.content.decode()
+    return without_bdi(page.content.decode())
 
 
 def test_the_page_shows_every_column_with_linked_names(client, scene):

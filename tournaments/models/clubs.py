@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from troefclub.fields import NameField
-from troefclub.validators import KEY_FORBIDDEN_START, validate_key_start
+from troefclub.validators import KEY_FORBIDDEN_START, validate_key_start, validate_key_visible
 
 
 def key_start_constraint(field: str, model: str) -> models.CheckConstraint:
@@ -29,7 +29,7 @@ class Club(models.Model):
         _("key"),
         max_length=64,
         unique=True,
-        validators=[validate_key_start],
+        validators=[validate_key_start, validate_key_visible],
         help_text=_(
             "A short code that never changes, e.g. the federation's club code: import files "
             "find the club by it. Letters, digits, - and _."
@@ -54,7 +54,7 @@ class Player(models.Model):
         _("key"),
         max_length=64,
         unique=True,
-        validators=[validate_key_start],
+        validators=[validate_key_start, validate_key_visible],
         help_text=_(
             "A short code that never changes, e.g. the licence number: import files find the "
             "player by it. Letters, digits, - and _."
@@ -90,7 +90,7 @@ class Team(models.Model):
         _("key"),
         max_length=64,
         unique=True,
-        validators=[validate_key_start],
+        validators=[validate_key_start, validate_key_visible],
         help_text=_(
             "A short code that never changes: import files and the director's pages find the "
             "koppel by it. Letters, digits, - and _."

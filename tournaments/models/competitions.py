@@ -15,7 +15,7 @@ from scoring.rules import PointsScheme, RuleSet
 from tournaments.models.clubs import Club, Team, key_start_constraint
 from troefclub.fields import NameField
 from troefclub.history import HistoricalRecords
-from troefclub.validators import validate_key_start
+from troefclub.validators import validate_key_start, validate_key_visible
 
 # The one source of a new competition's settings: the rule options default to the engine's
 # standard rule set and points scheme (RULES.md), the tie-breaks to docs/interchange.md's;
@@ -49,7 +49,7 @@ class Competition(models.Model):
         _("slug"),
         max_length=80,
         unique=True,
-        validators=[validate_key_start],
+        validators=[validate_key_start, validate_key_visible],
         help_text=_(
             "The competition's short name in its web address and in import files. "
             "Fixed once it has matchdays: printed sheets link to it."

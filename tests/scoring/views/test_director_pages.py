@@ -26,7 +26,7 @@ from scoring.services.standings import standings_rebuild
 from scoring.views.match_manage import lineup_initial
 from tests.builders import club_competition, koppels_of, pairs_competition, record
 from tests.factories import CompetitionFactory, TeamEntryFactory, UserFactory, league_staff
-from tests.pages import manage_url, matchday_url
+from tests.pages import manage_url, matchday_url, without_bdi
 from tests.seen import (
     deductions_token,
     game_token_now,
@@ -98,7 +98,7 @@ def finish_matchday(matchday: Matchday) -> None:
 
 
 def text(response: Any) -> str:
-    return response.content.decode()
+    return without_bdi(response.content.decode())
 
 
 # What each form carries hidden (the page's view of things), as a page opened now would.
