@@ -13,6 +13,7 @@ costs nothing. SQLite keeps no such statistics unless asked (`ANALYZE` would mak
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import connection, models, transaction
 
@@ -42,8 +43,18 @@ def tables_analyze(*, tables: Iterable[str]) -> None:
             cursor.execute(f"ANALYZE {quote(table)}")
 
 
+@dataclass(frozen=True, slots=True)
+class AnalyzeOnCommit:
+    """The callback `tables_analyze_on_commit` queues: ANALYZE of `tables` (a class rather
+    than a lambda, so a test of what a commit queues can tell it apart)."""
+
+    tables: tuple[str, ...]
+
+    def __call__(self) -> None:
+        tables_analyze(tables=self.tables)
+
+
 def tables_analyze_on_commit(*, tables: Iterable[str]) -> None:
     """`tables_analyze(tables=…)` once the current transaction commits (at once outside
     one); never when it rolls back."""
-    names = list(tables)
-    transaction.on_commit(lambda: tables_analyze(tables=names))
+    transaction.on_commit(AnalyzeOnCommit(tuple(tables)))
