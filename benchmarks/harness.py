@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from benchmarks import measures
+from benchmarks import measures, profile_pages
 from benchmarks.generate import SEED, Size, document_path
 from benchmarks.measures import Runs
 from tournaments.models import Competition
@@ -43,6 +43,13 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
     "matchday page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "match page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "game page": ("≤ 30 ms", lambda r: _at_most(r["median_s"], 0.030)),
+    # Issue 20: flat as the database grows (the player and koppel play 15 games at every size).
+    "player page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "koppel page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "club page": (
+        "≤ 2× the smallest size, ≤ 100 KB",
+        lambda r: _at_most(r["ratio"], 2) and (r["bytes"] or 0) <= 100_000,
+    ),
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
@@ -223,10 +230,14 @@ def _bench(
             )
         if "pages" in only:
             say(f"{size.label}: pages")
-            for page, url in measures.page_urls(competition).items():
+            urls = {
+                **measures.page_urls(competition),
+                **profile_pages.profile_urls(competition),
+            }
+            for page, url in urls.items():
                 runs = measures.page_runs(url, repeat=repeat)
                 ratio = None
-                if page in ("matchday", "match"):
+                if page in ("matchday", "match", "player", "koppel", "club"):
                     smallest_pages.setdefault(page, runs.median)
                     ratio = runs.median / smallest_pages[page]
                 rows.append(_row(f"{page} page", koppels, runs, ratio=ratio, note=url))

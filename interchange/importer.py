@@ -44,7 +44,15 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
+from troefclub.analyze import tables_analyze_on_commit, written_tables
 from troefclub.rule_messages import rule_message
+
+# Every table an import writes (with their history tables): ANALYZEd after its commit
+# (issue 20, `troefclub.analyze`).
+IMPORT_WRITES = (
+    Club, Player, Team, Competition, Entry, Squad, SquadMember,
+    Matchday, Match, Bye, Game, Round, Deduction, Standing,
+)  # fmt: skip
 
 
 def _check_existing(doc: _Document) -> tuple[dict[str, Club], dict[str, Player], dict[str, Team]]:
@@ -119,7 +127,9 @@ def competition_import(
     (`interchange.load`); `progress`, when given, is told how far a long import
     is (a line at most every few seconds). Standings are rebuilt before returning, in the
     same transaction, so no standings refresh is queued; a ratings refresh is, for after
-    the commit (`rankings.services.ratings_refresh_on_commit`).
+    the commit (`rankings.services.ratings_refresh_on_commit`), and so is an ANALYZE of every
+    table written (`troefclub.analyze`, issue 20: the evening's pages are planned with
+    statistics that know the imported rows).
 
     Raises InterchangeError(place, message) on the first problem; nothing is saved then.
     """
@@ -148,6 +158,7 @@ def competition_import(
     )
     standings_rebuild(competition_id=competition.pk)
     ratings_refresh_on_commit()  # its games (and a replaced competition's) move the ratings
+    tables_analyze_on_commit(tables=written_tables(IMPORT_WRITES))
     return competition
 
 

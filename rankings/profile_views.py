@@ -4,8 +4,8 @@ head-to-head records, game histories and charts. No login needed.
 Each view fetches its player, koppel or club (a 404 for an unknown key), asks
 `rankings.profiles` for what the page shows and draws the charts (`rankings.charts`) from
 those numbers; the texts of the charts are made here, where the page's language is known.
-`?page=` pages the game history; a page number that isn't one shows the first page, one
-out of range the last.
+`?page=` pages the game history (and `?players=` the club's players); a page number that
+isn't one shows the first page, one out of range the last.
 """
 
 from __future__ import annotations
@@ -211,7 +211,9 @@ def koppel_head_to_head(request: HttpRequest, key: str, other: str) -> HttpRespo
 
 def club_detail(request: HttpRequest, key: str) -> HttpResponse:
     club = get_object_or_404(Club, key=key)
-    profile = club_profile(club=club, page_number=request.GET.get("page"))
+    profile = club_profile(
+        club=club, page_number=request.GET.get("page"), players_page=request.GET.get("players")
+    )
     context = {
         "club": club,
         "profile": profile,

@@ -165,9 +165,19 @@ _GAME_COLUMNS = (
 )
 
 
-def _round_counts(games: QuerySet[Game]) -> dict[int, tuple[int, ...]]:
+# Up to this many games (or koppels), `game_rows` names them by id in its later queries:
+# the planner then reads only their rows through the indexes on `game_id` (`team_id`). A
+# subquery instead made PostgreSQL hash-join all 98,000 rounds of the database before
+# narrowing them to a player's 15 games (issue 20: the player page grew 4× from 10 to
+# 1,000 koppels). More (a season, a big club) read most of the table anyway, where the
+# hash join is right and a list of ids would only be long.
+IDS_NAMED_MAX = 1000
+
+
+def _round_counts(games: QuerySet[Game] | list[int]) -> dict[int, tuple[int, ...]]:
     """Per game id: failed baunies, early kaps, rounds won as caller and not as caller, of
-    side A then side B (8 counts), in one query over the games' rounds."""
+    side A then side B (8 counts), in one query over the rounds of `games` (game ids, or a
+    queryset of games)."""
     a_called = Q(caller_id=F("game__team_a__player_1_id")) | Q(
         caller_id=F("game__team_a__player_2_id")
     )
@@ -175,7 +185,7 @@ def _round_counts(games: QuerySet[Game]) -> dict[int, tuple[int, ...]]:
         caller_id=F("game__team_b__player_2_id")
     )
     rows = (
-        Round.objects.filter(game__in=games.values("pk"))
+        Round.objects.filter(game__in=games if isinstance(games, list) else games.values("pk"))
         .order_by()
         .values("game_id")
         .annotate(
@@ -204,13 +214,14 @@ def _round_counts(games: QuerySet[Game]) -> dict[int, tuple[int, ...]]:
 
 
 def entry_player_clubs(
-    competition_ids: Iterable[int],
+    competition_ids: Iterable[int], *, koppels: Iterable[int] | None = None
 ) -> dict[tuple[int, int], tuple[int | None, int | None]]:
     """The clubs each pairs entry kept for its players, by (competition id, koppel id):
-    one query."""
-    rows = Entry.objects.filter(
-        competition_id__in=list(competition_ids), team__isnull=False
-    ).values_list("competition_id", "team_id", "player_1_club_id", "player_2_club_id")
+    one query; only the entries of `koppels` (ids) when given, else every koppel's."""
+    entries = Entry.objects.filter(competition_id__in=list(competition_ids), team__isnull=False)
+    if koppels is not None:
+        entries = entries.filter(team_id__in=list(koppels))
+    rows = entries.values_list("competition_id", "team_id", "player_1_club_id", "player_2_club_id")
     return {(competition, team): (club_1, club_2) for competition, team, club_1, club_2 in rows}
 
 
@@ -229,13 +240,21 @@ def game_rows(games: QuerySet[Game]) -> list[GameRow]:
     """The counted `games` (a queryset of `games_counted`, filtered as the caller likes) as
     `GameRow`s, oldest first (date, competition, matchday, sitting, table; games without
     a date first). Three queries whatever the number of games: the games with their
-    places, their rounds' counts, and the pairs entries' clubs."""
+    places, their rounds' counts, and the pairs entries' clubs; the last two name the
+    games and koppels found by id when there are few (`IDS_NAMED_MAX`), so a player's
+    page reads its own rounds, not the database's."""
     values = list(games.order_by(*GAME_ORDER).values_list(*_GAME_COLUMNS))
     if not values:
         return []
-    counts = _round_counts(games)
+    ids = [row[0] for row in values]
+    counts = _round_counts(ids if len(ids) <= IDS_NAMED_MAX else games)
     pairs = {row[2] for row in values if row[6] == Competition.Kind.PAIRS}
-    kept = entry_player_clubs(pairs) if pairs else {}
+    koppels = {team for row in values for team in (row[14], row[17])}
+    kept = (
+        entry_player_clubs(pairs, koppels=koppels if len(koppels) <= IDS_NAMED_MAX else None)
+        if pairs
+        else {}
+    )
     rows = []
     for (
         pk, day, competition, slug, name, season, kind, number, match, sitting, table,

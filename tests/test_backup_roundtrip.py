@@ -206,6 +206,8 @@ def scratch_database() -> Iterator[tuple[str, Any]]:
 
 
 def test_the_readme_pg_dump_and_pg_restore_give_everything_back(scratch_database, tmp_path):
+    import psycopg
+
     url, admin = scratch_database
     name = urlsplit(url).path.lstrip("/")
     env = app_env(url)
@@ -218,8 +220,15 @@ def test_the_readme_pg_dump_and_pg_restore_give_everything_back(scratch_database
     admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
     admin.execute(f'CREATE DATABASE "{name}"')
     shell(readme_line("pg_restore "), cwd=tmp_path, env={**env, "DUMP": dumps[0].name})
+    shell(readme_line("psql ", containing="ANALYZE"), cwd=tmp_path, env=env)
 
     assert snapshot(env) == before
+    with psycopg.connect(url) as restored:  # issue 20: the planner has statistics again
+        (analyzed,) = restored.execute(
+            "SELECT last_analyze IS NOT NULL FROM pg_stat_user_tables WHERE relname = %s",
+            ["scoring_round"],
+        ).fetchone()  # type: ignore[misc]
+    assert analyzed
     check_results_clean(env)
     history = before["history"]
     assert isinstance(history, dict)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 
 from rankings.profiles.history import (
@@ -22,18 +23,46 @@ from scoring.models import Game
 from scoring.rules.seasons import SeasonBy, SeasonTally
 from scoring.selectors.counted import games_counted
 from tournaments.models import Club, Competition, Entry, Player, Team
+from troefclub.tables import page_links
+
+# Players of "Players now" a page: a club of 2,000 players made a 349 KB page (issue 20).
+PLAYERS_PER_PAGE = 100
+
+# Names of players and of koppels a season lists at most (the rest are counted): a club
+# of 2,000 players listed them all in every season.
+SEASON_NAMES_MAX = 30
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClubSeason:
     """One season of a club: its `tally` (every game one of its players played for it
     then, `season_tallies(by="club")`), the `players` and `koppels` that played for it
-    then (by name)."""
+    then (by name; the page names SEASON_NAMES_MAX of each and counts the rest)."""
 
     season: str
     tally: SeasonTally
     players: list[Player]
     koppels: list[Team]
+
+    @property
+    def players_shown(self) -> list[Player]:
+        """The first SEASON_NAMES_MAX `players`: what the page names."""
+        return self.players[:SEASON_NAMES_MAX]
+
+    @property
+    def players_more(self) -> int:
+        """The `players` the page counts but doesn't name."""
+        return max(len(self.players) - SEASON_NAMES_MAX, 0)
+
+    @property
+    def koppels_shown(self) -> list[Team]:
+        """The first SEASON_NAMES_MAX `koppels`: what the page names."""
+        return self.koppels[:SEASON_NAMES_MAX]
+
+    @property
+    def koppels_more(self) -> int:
+        """The `koppels` the page counts but doesn't name."""
+        return max(len(self.koppels) - SEASON_NAMES_MAX, 0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,11 +77,14 @@ class ClubCompetition:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ClubProfile:
-    """What the club page shows: its `players` now, its `seasons` (latest first), its
-    `competitions` (latest season first) and a page of its games (`history`)."""
+    """What the club page shows: a page of its `players` now (by name, PLAYERS_PER_PAGE a
+    page) with its `player_links` (`troefclub.tables.page_links`), its `seasons` (latest
+    first), its `competitions` (latest season first) and a page of its games
+    (`history`)."""
 
     club: Club
-    players: list[Player]
+    players: Page[Player]
+    player_links: list[int | None]
     seasons: list[ClubSeason]
     competitions: list[ClubCompetition]
     history: History
@@ -99,11 +131,16 @@ def club_competitions(club: Club) -> list[ClubCompetition]:
     ]
 
 
-def club_profile(*, club: Club, page_number: str | None) -> ClubProfile:
-    """The club page's reads: its players now (one query), its games (`game_rows`,
-    three), the koppels and players shown (one) and its competitions (one). Six queries
-    whatever the number of games and seasons."""
-    players_now = list(club.players.order_by("name"))
+def club_profile(
+    *, club: Club, page_number: str | None, players_page: str | None = None
+) -> ClubProfile:
+    """The club page's reads: a page of its players now (`players_page` as the query
+    string gave it; two queries: their number and the page), its games (`game_rows`,
+    three), the koppels and players shown (one) and its competitions (one). Seven queries
+    whatever the number of games, players and seasons."""
+    players_now = Paginator(club.players.order_by("name", "pk"), PLAYERS_PER_PAGE).get_page(
+        players_page
+    )
     rows = [row for row in game_rows(club_games(club)) if club.pk in row.a.clubs + row.b.clubs]
 
     def side_of(row: GameRow) -> tuple[GameSideRow, GameSideRow, bool]:
@@ -132,6 +169,7 @@ def club_profile(*, club: Club, page_number: str | None) -> ClubProfile:
     return ClubProfile(
         club=club,
         players=players_now,
+        player_links=page_links(players_now),
         seasons=[
             ClubSeason(
                 season=season,

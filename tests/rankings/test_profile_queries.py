@@ -24,15 +24,16 @@ pytestmark = pytest.mark.django_db
 
 N = 10  # 3N = 30 games: the history has two pages
 
-# Queries a page: player (with club and rating) 1, rating history 1, game_rows 3, koppels 1,
-# clubs of the seasons 1.
-PLAYER = 7
+# Queries a page: player (with club and rating) 1, rating history 1, the player's koppels 1
+# (issue 20: games found by koppel id), game_rows 3, koppels 1, clubs of the seasons 1.
+PLAYER = 8
 # koppel 1, game_rows 3, koppels met 1.
 KOPPEL = 5
 # both koppels 1, game_rows 3.
 HEAD_TO_HEAD = 4
-# club 1, players now 1, game_rows 3, koppels (with their players) 1, competitions 1.
-CLUB = 7
+# club 1, players now 2 (their number and a page, issue 20), game_rows 3, koppels (with their
+# players) 1, competitions 1.
+CLUB = 8
 
 
 def rated(busy: Team) -> None:

@@ -1,0 +1,67 @@
+"""Issue 20: the app's PostgreSQL connections run without JIT compilation unless
+DATABASE_JIT=true (a plan over `jit_above_cost` spent 0.1-1.7 s compiling a 25 ms query)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from django.db import connection
+
+from tests.paths import REPO_ROOT
+
+CODE = (
+    "import json; from django.conf import settings; "
+    "print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
+)
+
+
+def _options(**env: str) -> dict[str, object]:
+    """The default database's OPTIONS as settings make them with `env` (no connection)."""
+    done = subprocess.run(
+        [sys.executable, "-c", CODE],
+        cwd=REPO_ROOT,
+        env={
+            "PATH": os.environ["PATH"],
+            "DJANGO_SETTINGS_MODULE": "troefclub.settings",
+            "SECRET_KEY": "x" * 50,
+            **env,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    options: dict[str, object] = json.loads(done.stdout)
+    return options
+
+
+POSTGRES = "postgres://someone@db.example:5432/troefclub"
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"DATABASE_URL": POSTGRES}, "-c jit=off"),
+        ({"DATABASE_URL": POSTGRES, "DATABASE_JIT": "false"}, "-c jit=off"),
+        ({"DATABASE_URL": POSTGRES, "DATABASE_JIT": "true"}, None),
+        ({"DATABASE_URL": "sqlite:///db.sqlite3"}, None),
+    ],
+)
+def test_postgresql_connections_turn_jit_off_unless_asked(
+    env: dict[str, str], expected: str | None
+) -> None:
+    assert _options(**env).get("options") == expected
+
+
+@pytest.mark.django_db
+def test_the_connection_of_this_run_has_jit_off() -> None:
+    if connection.vendor != "postgresql":
+        assert "options" not in connection.settings_dict.get("OPTIONS", {})
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
