@@ -17,6 +17,7 @@ as a contradiction and the stored name is kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from interchange.document import _Document
 from interchange.errors import InterchangeError
+from interchange.exporter import competition_export
 from interchange.load import results_load, rows_create
 from interchange.parse import document_check
 from rankings.services import ratings_refresh_on_commit
@@ -112,6 +114,20 @@ def _delete_competition(competition: Competition) -> None:
     competition.delete()
 
 
+class _Unchanged(Exception):
+    """A replacing import made the competition that was there already: undone."""
+
+
+# What an import may add beside the competition's own rows: a replacing import that added
+# none of these and made the same competition changed nothing.
+_PEOPLE: tuple[type[models.Model], ...] = (Club, Player, Team, Squad, SquadMember)
+
+
+def _comparable(document: Any) -> Any:
+    """`document` as JSON reads it back (lists, not tuples), to compare two documents."""
+    return json.loads(json.dumps(document))
+
+
 @transaction.atomic
 def competition_import(
     *,
@@ -123,6 +139,12 @@ def competition_import(
 
     All or nothing, in one transaction. With `replace`, a competition with the same slug is
     deleted first (its directors carry over); without it, an existing slug is refused.
+    A replacement that holds what the competition holds already (the same file imported
+    again, or the competition's own export) leaves it as it is and returns it: nothing is
+    written, no history row, no refresh, and its games keep their ids and table links
+    (issue 19). That is decided before anything is written when the file is the
+    competition's export, else after the import, which is then undone.
+
     The results are checked as the services check them and written in bulk
     (`interchange.load`); `progress`, when given, is told how far a long import
     is (a line at most every few seconds). Standings are rebuilt before returning, in the
@@ -135,6 +157,30 @@ def competition_import(
     """
     doc = document_check(data)
     old = _competition_existing(doc, replace=replace)
+    if old is None:
+        return _competition_write(doc, None, progress)
+    held = _comparable(competition_export(competition=old))
+    if _comparable(data) == held:
+        return old
+    old_pk = old.pk
+    people = [model._default_manager.count() for model in _PEOPLE]
+    try:
+        with transaction.atomic():
+            competition = _competition_write(doc, old, progress)
+            if (
+                people == [model._default_manager.count() for model in _PEOPLE]
+                and _comparable(competition_export(competition=competition)) == held
+            ):
+                raise _Unchanged
+    except _Unchanged:
+        return Competition.objects.get(pk=old_pk)
+    return competition
+
+
+def _competition_write(
+    doc: _Document, old: Competition | None, progress: Callable[[str], None] | None
+) -> Competition:
+    """Write `doc` in place of `old` (None: no competition has its slug)."""
     clubs, players, teams = _check_existing(doc)
     directors: list[int] = []
     if old is not None:

@@ -53,6 +53,7 @@ BENCHMARK_SIZES = {
     ],
     "benchmarks.pairing": ["--sizes", "20", "--rounds", "3"],
     "benchmarks.ratings": ["--koppels", "4", "--matchdays", "2", "--repeat", "1"],
+    "benchmarks.history_growth": ["--koppels", "4", "--evenings", "2"],
 }
 
 
@@ -334,7 +335,12 @@ def test_every_readme_section_has_its_commands_here():
     assert {command.line.split()[1] for command in COMMANDS} >= {"manage.py", "-m"}
     assert any("import_competition" in command.args for command in COMMANDS)
     modules = [arg for command in COMMANDS for arg in command.args if arg.startswith("benchmarks")]
-    assert sorted(modules) == ["benchmarks", "benchmarks.pairing", "benchmarks.ratings"]
+    assert sorted(modules) == [
+        "benchmarks",
+        "benchmarks.history_growth",
+        "benchmarks.pairing",
+        "benchmarks.ratings",
+    ]
 
 
 @pytest.mark.slow

@@ -21,6 +21,8 @@
 
 - Permissions are listed in the reader's language (`PermissionsField`): Django stores
   their names in English when it migrates ("Can add koppel"), and shows those.
+- A change page saved as it was shown writes nothing, and a change is one history row
+  (`troefclub.admin_saves.UnchangedSaveMixin`, a base of `AdminInputMixin`; issue 19).
 
 `OrderedChoicesField` picks a few choices from a list, in order, without JSON and without
 JavaScript (issue 8: the tie-breaks of a competition).
@@ -45,7 +47,9 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator, smart_split
 from django.utils.translation import gettext_lazy as _
 
+from troefclub.admin_saves import UnchangedSaveMixin
 from troefclub.bidi import name_text
+from troefclub.fields import nfc
 from troefclub.forms import JSONInputField
 from troefclub.validators import validate_multiline_text, validate_single_line_text
 
@@ -173,7 +177,7 @@ class PermissionsField(SafeModelMultipleChoiceField):
         return permission_label(obj)
 
 
-class AdminInputMixin:
+class AdminInputMixin(UnchangedSaveMixin):
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
     formfield_overrides: ClassVar[Mapping[type[models.Field[Any, Any]], Mapping[str, Any]]] = {

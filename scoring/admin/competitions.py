@@ -510,7 +510,8 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
                 )
                 % {"count": changed},
             )
-        elif change and any(name in form.changed_data for name in STANDINGS_FIELDS):
+        if change and any(name in form.changed_data for name in STANDINGS_FIELDS):
+            # Also beside a rule change: the re-scoring refreshes only when a game changed.
             standings_refresh_on_commit(obj.pk)
         if change and obj.confirmation_required and "confirmation_required" in form.changed_data:
             # Switched on mid-season: the games played so far were accepted as they were

@@ -19,10 +19,13 @@ from tournaments.selectors import TEAM_JOINS
 from troefclub.rule_messages import RESULT_LABELS
 
 #
-# The directors' history pages read simple-history's records (`<Model>.history`): one
-# record a save, "+" created, "~" changed, "-" deleted, with the user the middleware saw.
-# Consecutive records of one object are compared with `diff_against` (no queries: foreign
-# keys stay ids) and worded here; names come from one query per kind of thing named.
+# The directors' history pages read simple-history's records (`<Model>.history`): "+"
+# created, "~" changed, "-" deleted, with the user the middleware saw. A "~" record is
+# written only when a field changed (`troefclub.history`, issue 19), so each one says
+# something: consecutive records of one object are compared with `diff_against` (no
+# queries: foreign keys stay ids) and worded here; names come from one query per kind of
+# thing named. A record that changed nothing is left out: history kept before issue 19
+# holds them (a save with nothing changed wrote one).
 
 # A write saves several rows in one transaction (a correction: the round, the later
 # rounds' points, the game's score), milliseconds apart; records that follow one another
@@ -280,7 +283,7 @@ def _round_events(records: list[Any], names: Names, koppels: tuple[str, str]) ->
         elif details:
             what = _("Round %(number)s re-scored") % number
         else:
-            continue
+            continue  # a record that changed nothing: only in history kept before issue 19
         joined = (
             (_("%(what)s: %(details)s") % {"what": what, "details": "; ".join(details)},)
             if details
@@ -327,6 +330,12 @@ def _dispute_events(records: list[Any], koppels: tuple[str, str]) -> list[Event]
             }
             events.append(history_event(record, what))
     return events
+
+
+def _first_caller(record: Any, names: Names) -> str:
+    """The player in the seat that calls round 1 (`first_caller`), "—" while not known."""
+    seat = record.first_caller
+    return names.player(getattr(record, f"seat_{seat}_id") if seat in (1, 2, 3, 4) else None)
 
 
 def game_place(record: Any) -> str:
@@ -400,6 +409,9 @@ def game_event(record: Any, previous: Any, names: Names) -> Event | None:
             for version in (previous, record)
         )
         details.append(_("seats %(change)s") % {"change": arrow(old, new)})
+    if "first_caller" in changed:
+        old, new = (_first_caller(version, names) for version in (previous, record))
+        details.append(_("first caller %(change)s") % {"change": arrow(old, new)})
     if {"table", "sitting"} & changed.keys():
         change = arrow(game_place(previous), game_place(record))
         details.append(change)
@@ -407,7 +419,7 @@ def game_event(record: Any, previous: Any, names: Names) -> Event | None:
         details.append(_("koppel A plays for the other side now"))
     if "match" in changed:
         details.append(_("moved to another match"))
-    setup = {"team_a", "team_b", "table", "sitting", "a_is_home", "match", *seats}
+    setup = {"team_a", "team_b", "table", "sitting", "a_is_home", "match", "first_caller", *seats}
     if not whats and setup & changed.keys():
         whats.append(_("Game changed"))
     if {"score_a", "score_b"} & changed.keys():
@@ -421,7 +433,7 @@ def game_event(record: Any, previous: Any, names: Names) -> Event | None:
             }
         )
     if not whats and not details:
-        return None
+        return None  # a record that changed nothing: only in history kept before issue 19
     what = "; ".join(whats) if whats else _("Score updated")
     event = history_event(
         record, what, details, derived=not whats, game_id=record.id, joined=tuple(details)

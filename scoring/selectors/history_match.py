@@ -86,7 +86,7 @@ def _match_event(record: Any, previous: Any, names: Names) -> Event | None:
         if reason:
             details.append(reason)
     if not whats and not details:
-        return None
+        return None  # a record that changed nothing: only in history kept before issue 19
     return history_event(record, "; ".join(whats) or _("Pairing reason changed"), details)
 
 

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from scoring.engine_inputs import game_round_inputs
@@ -146,8 +147,8 @@ QUEUE_GAME_JOINS = (
 @dataclass(frozen=True, slots=True)
 class QueueGame:
     """A game in the director's queue: disputed at the table, or over and unconfirmed for
-    too long. `changed_at` is when its result last changed (its newest history record;
-    None without history); `seen` its `game_token` for the queue's buttons."""
+    too long. `changed_at` is when it last changed (the newest history record of it or of
+    a round of it; None without history); `seen` its `game_token` for the queue's buttons."""
 
     game: Game
     dispute: GameDispute | None
@@ -179,11 +180,20 @@ class DirectorQueue:
     waiting: list[QueueGame]
 
 
-def _game_changed_at(game: str = "pk") -> Subquery:
-    """When the outer query's game (its field `game`) last changed: the game's newest
-    history record (every write on a game saves it, a round too)."""
-    newest = Game.history.filter(id=OuterRef(game)).order_by("-history_date")
-    return Subquery(newest.values("history_date")[:1])
+def _game_changed_at(game: str = "pk") -> Greatest:
+    """When the outer query's game (its field `game`) last changed: the newest history
+    record of the game or of one of its rounds. Both: a write that leaves the game's own
+    fields as they were (a caller corrected) writes only the round's record (issue 19)."""
+    game_record = Subquery(
+        Game.history.filter(id=OuterRef(game)).order_by("-history_date").values("history_date")[:1]
+    )
+    round_record = Subquery(
+        Round.history.filter(game_id=OuterRef(game))
+        .order_by("-history_date")
+        .values("history_date")[:1]
+    )
+    # Either may be missing (SQLite's greatest of a NULL is NULL): each stands in for the other.
+    return Greatest(Coalesce(game_record, round_record), Coalesce(round_record, game_record))
 
 
 def director_queue(

@@ -12,7 +12,6 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
-from simple_history.utils import bulk_update_with_history
 
 from scoring.models import Game, GameDispute, GameLink, Round
 from scoring.rules import RuleViolation
@@ -28,6 +27,7 @@ from scoring.services.games import (
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.table import DISPUTE_COMMENT_MAX_LENGTH, ROUND_REJECT_REASON, link_locked
 from scoring.tokens import game_token
+from troefclub.history import bulk_update_with_history_if_changed
 from troefclub.writes import acting_user
 
 
@@ -292,12 +292,14 @@ def games_accept_all(
     for game in chosen:
         game_confirmed_set(game, user=user, at=now)
         game.confirmed_side = ""
-    # With history, like every confirmation: the game's history says who accepted it.
-    bulk_update_with_history(
+    # With history, like every confirmation: the game's history says who accepted it; a
+    # row only for a game the confirmation changed (all of them, unconfirmed until now).
+    confirmed = bulk_update_with_history_if_changed(
         chosen,
         Game,
         ["confirmed_at", "confirmed_by", "confirmed_side"],
         default_user=acting_user(user),
     )
-    standings_refresh_on_commit(competition_id)
-    return [game.pk for game in chosen]
+    if confirmed:
+        standings_refresh_on_commit(competition_id)
+    return [game.pk for game in confirmed]

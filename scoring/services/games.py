@@ -70,15 +70,28 @@ def game_state_set(game: Game, replay: Replay) -> None:
         game.status = Game.Status.OPEN
 
 
-def game_state_store(game: Game, replay: Replay) -> None:
-    before = (game.score_a, game.score_b, game.status)
+# What `game_state_store` writes: the game's state, and its confirmation when it changed.
+_STATE_FIELDS = ("score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status")
+_CONFIRMATION_FIELDS = ("confirmed_at", "confirmed_by_id", "confirmed_side")
+
+
+def game_state_store(game: Game, replay: Replay) -> bool:
+    """Store `replay`'s state on locked `game` (`game_state_set`); a confirmed result that
+    this changes must be confirmed again. Saves only the fields that changed, and nothing
+    when none did (issue 19: a write that changes nothing writes nothing; a round that
+    scores nothing, a rule change that re-scores no game). Returns whether it saved."""
+    fields = (*_STATE_FIELDS, *_CONFIRMATION_FIELDS)
+    before = {name: getattr(game, name) for name in fields}
     game_state_set(game, replay)
-    fields = ["score_a", "score_b", "kaps_a", "kaps_b", "baunies_a", "baunies_b", "status"]
-    if game.confirmed_at is not None and before != (game.score_a, game.score_b, game.status):
+    if game.confirmed_at is not None and any(
+        before[name] != getattr(game, name) for name in ("score_a", "score_b", "status")
+    ):
         # A confirmed result that a correction changed must be confirmed again.
         game.confirmed_at, game.confirmed_by, game.confirmed_side = None, None, ""
-        fields += ["confirmed_at", "confirmed_by", "confirmed_side"]
-    game.save(update_fields=fields)
+    changed = [name.removesuffix("_id") for name in fields if before[name] != getattr(game, name)]
+    if changed:
+        game.save(update_fields=changed)
+    return bool(changed)
 
 
 def _game_refresh_needed(game: Game, before: str) -> bool:
@@ -295,18 +308,19 @@ def game_totals_enter(*, game_id: int, total_a: int, total_b: int, seen: str) ->
 
     `seen` (required) is the `game_token` the director's page showed (an import passes
     the token of the game it has just made): totals or rounds entered meanwhile are not
-    overwritten. A stale form whose totals are stored already (sent twice) changes
-    nothing. Checked for plausibility (RULES.md points; DESIGN.md: "a team total of 1 or
+    overwritten. Totals stored already (a form sent twice, stale or not) change nothing.
+    Checked for plausibility (RULES.md points; DESIGN.md: "a team total of 1 or
     3 can't happen").
 
     Raises RuleViolation: `game_unknown`, `game_changed_meanwhile`, `game_has_rounds`,
     and the `check_game_totals` codes.
     """
     game = game_locked(game_id)
+    if (game.total_a, game.total_b) == (total_a, total_b):
+        return game  # stored already (sent twice, or the same totals again): nothing to write
     rounds = list(game.rounds.order_by("number"))
-    stored = (game.total_a, game.total_b) == (total_a, total_b)
-    if not game_write_needed(game, rounds, seen, done=stored):
-        return game
+    if seen != game_token(game, rounds):
+        raise RuleViolation("game_changed_meanwhile")
     if rounds:
         raise RuleViolation("game_has_rounds")
     game_totals_set(game, total_a, total_b)
@@ -321,8 +335,8 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
 
     `seen` (required) is the `match_token` the director's page showed (an import passes
     the token of the match it has just made): totals, games or a forfeit entered
-    meanwhile are not overwritten. A stale form whose totals are stored already (sent
-    twice) changes nothing.
+    meanwhile are not overwritten. Totals stored already (a form sent twice, stale or not)
+    change nothing: no history row, no refresh.
 
     Raises RuleViolation: `match_unknown`, `match_changed_meanwhile`, `match_has_games`,
     and the `check_match_totals` codes.
@@ -335,10 +349,10 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
         )
     except Match.DoesNotExist:
         raise RuleViolation("match_unknown", match=match_id) from None
+    if (match.total_home, match.total_away) == (total_home, total_away):
+        return match  # stored already (sent twice, or the same totals again): nothing to write
     game_ids = list(match.games.values_list("pk", flat=True))
     if seen != match_token(match, game_ids):
-        if (match.total_home, match.total_away) == (total_home, total_away):
-            return match
         raise RuleViolation("match_changed_meanwhile")
     if game_ids:
         raise RuleViolation("match_has_games")
@@ -351,10 +365,14 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
 
 @transaction.atomic
 def competition_games_rescore(*, competition_id: int) -> int:
-    """Re-score every game of a competition under its current rules; returns games changed.
+    """Re-score every game of a competition under its current rules; returns games changed
+    (their score or status).
 
     Run after a league admin changes the rule options, so stored points, game status and
-    standings follow the new rules. All the competition's games are locked first.
+    standings follow the new rules. All the competition's games are locked first. Only the
+    rounds and games whose stored values change are saved, and the standings refresh is
+    queued only when a game changed (issue 19: a rule change that re-scores no game wrote a
+    history row for every game).
 
     Raises RuleViolation from the first game that the new rules break (`game` = its id,
     `round` when a round breaks them); then nothing is changed.
@@ -367,6 +385,7 @@ def competition_games_rescore(*, competition_id: int) -> int:
         .values_list("pk", flat=True)
     )
     changed = 0
+    saved = False
     for game, rounds, game_replay in competition_games_replay(
         competition=competition, rules=competition.rule_set
     ):
@@ -374,7 +393,8 @@ def competition_games_rescore(*, competition_id: int) -> int:
             continue
         before = (game.score_a, game.score_b, game.status)
         round_points_sync(rounds, game_replay)
-        game_state_store(game, game_replay)
+        saved |= game_state_store(game, game_replay)
         changed += before != (game.score_a, game.score_b, game.status)
-    standings_refresh_on_commit(competition_id)
+    if saved:
+        standings_refresh_on_commit(competition_id)
     return changed

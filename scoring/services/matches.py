@@ -350,8 +350,8 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
 
     `seen` (required) is the `match_token` of the director's page (an import passes the
     match's token as it is): a forfeit, lineup or totals changed meanwhile are not
-    overwritten; a stale form asking for the forfeit stored already (sent twice) changes
-    nothing.
+    overwritten. A form asking for the forfeit stored already (sent twice, stale or not)
+    changes nothing: no history row, no refresh.
 
     Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`,
     `match_changed_meanwhile`.
@@ -360,12 +360,11 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
     reason = forfeit_check(side, reason)
+    if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
+        return match  # stored already: nothing to write, no history row, no refresh
     if seen != match_token(match, match.games.values_list("pk", flat=True)):
-        if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
-            return match
         raise RuleViolation("match_changed_meanwhile")
-    if (match.forfeit, match.forfeit_reason) != (side, reason if side else ""):
-        match.forfeit_cause = Match.ForfeitCause.DIRECTOR
+    match.forfeit_cause = Match.ForfeitCause.DIRECTOR
     match.forfeit, match.forfeit_reason = side, reason if side else ""
     match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause"])
     standings_refresh_on_commit(match.matchday.competition_id)

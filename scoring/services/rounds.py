@@ -345,8 +345,8 @@ def round_correct(
 
     `seen` (required) is the round's `token` when the director opened the correction: if
     the round was corrected meanwhile (another phone, another tab), nothing is
-    overwritten; when it already says what is asked (the form sent twice), nothing is
-    written and the round is returned as it is.
+    overwritten. When it already says what is asked (the form sent twice, or saved as it
+    was opened), nothing is written and the round is returned as it is.
 
     A correction that breaks a later round (a caller out of turn, a round after the new
     end of the game) is refused with that round's number. A correction that changes the
@@ -362,9 +362,9 @@ def round_correct(
     game = game_locked(game_id)
     rounds = list(game.rounds.order_by("number"))
     target = round_of(rounds, round_id)
+    if _same_round(target, result=result, side=side, caller_id=caller_id, tricks=tricks):
+        return target  # says so already: nothing to write, no history row, no refresh
     if seen != target.token:
-        if _same_round(target, result=result, side=side, caller_id=caller_id, tricks=tricks):
-            return target
         raise RuleViolation("round_changed", round=target.number)
     try:
         changed = round_input(game, result=result, side=side, caller_id=caller_id, tricks=tricks)
@@ -390,7 +390,13 @@ def round_correct(
         caller_id,
     )
     target.tricks_a, target.tricks_b = (tricks[0], tricks[1]) if tricks else (None, None)
-    target.save(update_fields=["result", "side", "caller", "tricks_a", "tricks_b"])
+    # Its new points in the same save: one history row for the correction, not a second
+    # one for its points (`round_points_sync` then saves only the later rounds it moved).
+    points = replay.points[target.number - 1]
+    target.points_a, target.points_b = points.a, points.b
+    target.save(
+        update_fields=["result", "side", "caller", "tricks_a", "tricks_b", "points_a", "points_b"]
+    )
     round_points_sync(rounds, replay)
     status_before = game.status
     game_state_store(game, replay)

@@ -24,10 +24,13 @@ pytestmark = pytest.mark.django_db
 WINNERS = ["formula", "ekta", "pintoboys", "toppers"]
 
 
-def import_counting(django_capture_on_commit_callbacks, **options):
-    """Import the STCB file and commit; returns the competition, how often the importer
-    rebuilt the standings, how often the engine computed a table, and the callbacks queued
-    for the commit (run)."""
+def import_counting(django_capture_on_commit_callbacks, *, name=None, **options):
+    """Import the STCB file (with the competition's `name` when given) and commit; returns
+    the competition, how often the importer rebuilt the standings, how often the engine
+    computed a table, and the callbacks queued for the commit (run)."""
+    data = load(STCB)
+    if name is not None:
+        data["competition"]["name"] = name
     with (
         mock.patch.object(
             importer, "standings_rebuild", wraps=importer.standings_rebuild
@@ -37,7 +40,7 @@ def import_counting(django_capture_on_commit_callbacks, **options):
         ) as compute,
         django_capture_on_commit_callbacks(execute=True) as callbacks,
     ):
-        competition = competition_import(data=load(STCB), **options)
+        competition = competition_import(data=data, **options)
     # An import queues the ratings refresh (issue 10) and an ANALYZE (issue 20), not a
     # standings refresh.
     standings = [
@@ -67,8 +70,9 @@ def test_an_import_rebuilds_the_standings_once_and_queues_no_refresh(
 def test_a_replacing_import_rebuilds_once_too(django_capture_on_commit_callbacks):
     competition_import(data=load(STCB))
 
+    # Another name: the same file again would leave the competition as it is (issue 19).
     competition, rebuilds, computed, callbacks = import_counting(
-        django_capture_on_commit_callbacks, replace=True
+        django_capture_on_commit_callbacks, name="STCB, renamed", replace=True
     )
 
     assert (rebuilds, computed, callbacks) == (1, 1, [])

@@ -309,7 +309,13 @@ class Competition(models.Model):
     )
 
     # Who was made director, and who changed a rule: the audit trail of the competition.
-    history = HistoricalRecords(m2m_fields=[directors])
+    # The standings stamps are the refresh's bookkeeping (written with `update()`, no
+    # history), not a change of the competition: kept out, so a save after a refresh is no
+    # change (issue 19).
+    history = HistoricalRecords(
+        m2m_fields=[directors],
+        excluded_fields=["standings_stale_since", "standings_computed_at"],
+    )
 
     class Meta:
         ordering = ["-season", "name"]

@@ -12,7 +12,9 @@ A competition whose slug exists already is refused, unless:
 - `--replace`: it is replaced, after the user typed its slug on a terminal to confirm
   (without a terminal, `--yes` confirms instead), and after an export of it
   (`export_competition`'s format) was written to `backups/<slug>-<timestamp>.json` under the
-  project root or to `--backup-dir`. When the backup can't be written nothing changes.
+  project root or to `--backup-dir`. When the backup can't be written nothing changes. A
+  file that holds what the competition holds already is left as it is
+  (`competition_import`): nothing written, no history.
 
 A long import says how far it is on standard error, a line at most every few seconds
 ("matchday 3/15, 1,500/7,500 games checked", "writing 90,856 rounds"); a small file prints
@@ -160,6 +162,13 @@ class Command(BaseCommand):
             raise CommandError(
                 _("%(name)s: %(error)s\nNothing was imported.") % {"name": name, "error": exc}
             ) from None
+        if old is not None and competition.pk == old.pk:
+            # A replacement holding what the competition holds: left as it is (issue 19).
+            self.stdout.write(
+                _("Left %(slug)s as it is: the file holds what the competition holds.")
+                % {"slug": competition.slug}
+            )
+            return
         counts = competition_counts(competition=competition)
         extra = ""
         if counts["byes"] or counts["deductions"]:

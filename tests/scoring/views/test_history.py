@@ -27,7 +27,14 @@ from simple_history.models import HistoricalRecords
 from interchange.importer import competition_import
 from scoring.models import Game, Round
 from scoring.services.confirmations import game_confirm
-from scoring.services.games import game_close, game_reopen, game_totals_enter, match_totals_enter
+from scoring.services.games import (
+    game_close,
+    game_reopen,
+    game_seats_set,
+    game_seats_token,
+    game_totals_enter,
+    match_totals_enter,
+)
 from scoring.services.lineups import club_match_lineup_set
 from scoring.services.matches import match_forfeit_set, match_table_move
 from scoring.services.rounds import round_correct, round_delete, round_undo
@@ -43,6 +50,7 @@ from tests.factories import (
 )
 from tests.interchange.documents import document
 from tests.paths import DATA
+from tests.seen import round_seen
 from tournaments.models import Bye, Competition, Deduction, Match
 from tournaments.services.deductions import deduction_add, deduction_void
 from tournaments.tokens import deductions_token
@@ -128,6 +136,32 @@ def test_game_history_words_every_change_newest_first_with_the_users_name(client
     assert position(lines, "Round 1 deleted") < position(lines, "Round 2 corrected")
     user_lines = [line for line in lines if "Game created" not in line]
     assert all("Dina Director" in line for line in user_lines)
+
+
+def test_every_stored_change_of_a_game_is_a_line_of_its_page(client, director):
+    """Issue 19: the page hid the records of saves that changed nothing (3 lines shown, 59
+    records stored); no such record is written now, and what is, is worded: a first caller
+    found after the seats too."""
+    game = GameFactory.create()
+    directed(game.match.matchday.competition, director)
+    seats = [game.seat_1_id, game.seat_2_id, game.seat_3_id, game.seat_4_id]
+    with acting(director):
+        for first_caller in (None, 2, 2, 3):  # the same seating sent twice writes nothing
+            seen = game_seats_token(Game.objects.get(pk=game.pk), [])
+            game_seats_set(game_id=game.pk, seats=seats, first_caller=first_caller, seen=seen)
+        rnd = record(game, "kap", "a")
+        for _ in range(3):  # a correction page saved as it was opened writes nothing
+            round_correct(round_id=rnd.pk, result="kap", side="a", seen=round_seen(rnd.pk))
+    client.force_login(director)
+
+    lines = lines_of(client.get(game_url(game)))
+
+    stored = Game.history.filter(id=game.pk).count() + Round.history.filter(game_id=game.pk).count()
+    # Created, two first callers, the round (its score joins it): every record a line.
+    assert (len(lines), stored) == (4, 5)
+    player = {seat: str(getattr(game, f"seat_{seat}")) for seat in (2, 3)}
+    assert f"first caller — → {player[2]}" in lines[2]
+    assert f"first caller {player[2]} → {player[3]}" in lines[1]
 
 
 def test_a_redeal_names_no_koppel_and_an_undo_says_undone(client, director):

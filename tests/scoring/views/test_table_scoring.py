@@ -656,6 +656,13 @@ def test_accept_all_leaves_a_result_changed_since_the_page(confirming):
 # ---------------------------------------------------------------- the queue
 
 
+def finished_ago(game: Game, ago: timedelta) -> None:
+    """Date the history of `game` and its rounds `ago`: it last changed then."""
+    when = timezone.now() - ago
+    Game.history.filter(id=game.pk).update(history_date=when)
+    Round.history.filter(game_id=game.pk).update(history_date=when)
+
+
 def test_the_queue_lists_disputes_and_long_unconfirmed_results(confirming):
     competition = confirming.match.matchday.competition
     waiting = GameFactory.create(competition=competition)
@@ -663,14 +670,30 @@ def test_the_queue_lists_disputes_and_long_unconfirmed_results(confirming):
     _link, dispute = disputed(confirming)
     finish(link_of(waiting))
     finish(link_of(fresh))
-    # `waiting` finished 15 minutes ago: its newest history record says when.
-    waiting.history.update(history_date=timezone.now() - timedelta(minutes=15))
+    # `waiting` finished 15 minutes ago: its newest history records (its own and its
+    # rounds') say when.
+    finished_ago(waiting, timedelta(minutes=15))
 
     queue = director_queue(competition=competition, wait=timedelta(minutes=10))
 
     assert [item.dispute for item in queue.disputes] == [dispute]
     assert [item.game.pk for item in queue.waiting] == [waiting.pk]
     assert queue.waiting[0].seen == game_token_now(game_id=waiting.pk)
+
+
+def test_a_round_corrected_after_the_dispute_shows_in_the_queue_the_score_unchanged(confirming):
+    """Issue 19: the correction of a caller leaves the game's own fields (and its history)
+    as they were; the round's record still says the director corrected it."""
+    _link, dispute = disputed(confirming)
+    queue = director_queue(competition=confirming.match.matchday.competition, wait=timedelta(0))
+    assert not queue.disputes[0].corrected
+    last = confirming.rounds.get(number=4)
+    round_correct(
+        round_id=last.pk, result="kap", side="a", caller_id=confirming.seat_1_id, seen=last.token
+    )
+    queue = director_queue(competition=confirming.match.matchday.competition, wait=timedelta(0))
+    assert [item.dispute for item in queue.disputes] == [dispute]
+    assert queue.disputes[0].corrected
 
 
 def test_without_confirmation_the_queue_lists_only_disputes(game):
@@ -919,7 +942,7 @@ def test_the_queue_page_decides_disputes_and_accepts_all(client, confirming):
     waiting = GameFactory.create(competition=competition)
     _link, dispute = disputed(confirming)
     finish(link_of(waiting))
-    Game.history.filter(id=waiting.pk).update(history_date=timezone.now() - timedelta(hours=1))
+    finished_ago(waiting, timedelta(hours=1))
     director = league_staff()
     client.force_login(director)
     url = reverse("director_queue", kwargs={"slug": competition.slug})
