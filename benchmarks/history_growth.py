@@ -2,9 +2,11 @@
 
     DATABASE_URL=postgres://... python -m benchmarks.history_growth [--koppels 40] [--evenings 4]
 
-Needs a migrated database (`manage.py migrate`); PostgreSQL for the bytes (SQLite counts
-rows only). Everything runs in one transaction that is rolled back at the end: nothing it
-wrote stays, and no refresh is queued (the on-commit callbacks never run).
+It runs in a database of its own beside the configured one (`<NAME>_history_bench`, or a
+SQLite file in the benchmark cache folder: `benchmarks/throwaway.py`), made, marked and
+migrated here; PostgreSQL for the bytes (SQLite counts rows only). Everything runs in one
+transaction that is rolled back at the end: nothing it wrote stays, and no refresh is
+queued (the on-commit callbacks never run).
 
 A Swiss pairs competition of `--koppels` koppels (set up first, not counted), then each
 evening, as the app writes it: the matchday paired (`swiss_matchday_pair`), every game's
@@ -29,10 +31,15 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 os.environ.setdefault("SECRET_KEY", "history-growth")
 os.environ.setdefault("DEBUG", "true")
+# Never the configured database, never a broker (issue 19, benchmarks/throwaway.py).
+from benchmarks.throwaway import database_own  # noqa: E402
+
+DATABASE = database_own(os.environ, "history")
 django.setup()
 
 from django.apps import apps  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.db.models import Model  # noqa: E402
 from simple_history.models import HistoricalChanges  # noqa: E402
@@ -134,6 +141,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--koppels", type=int, default=40)
     parser.add_argument("--evenings", type=int, default=4)
     args = parser.parse_args(argv)
+    call_command("migrate", verbosity=0)
     if Competition.objects.filter(slug=SLUG).exists():
         sys.exit(f"a competition {SLUG!r} exists already: not a run of this benchmark's own")
     rng = random.Random(SEED)
