@@ -43,6 +43,14 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
     "matchday page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "match page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "game page": ("≤ 30 ms", lambda r: _at_most(r["median_s"], 0.030)),
+    # Issue 20: the season rankings read stored rows.
+    **{
+        f"season ranking by {by} page": (
+            "≤ 100 ms, ≤ 2× the smallest size",
+            lambda r: r["median_s"] <= 0.100 and _at_most(r["ratio"], 2) is not False,
+        )
+        for by in ("player", "koppel", "club")
+    },
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
@@ -226,7 +234,7 @@ def _bench(
             for page, url in measures.page_urls(competition).items():
                 runs = measures.page_runs(url, repeat=repeat)
                 ratio = None
-                if page in ("matchday", "match"):
+                if page in ("matchday", "match") or page.startswith("season ranking"):
                     smallest_pages.setdefault(page, runs.median)
                     ratio = runs.median / smallest_pages[page]
                 rows.append(_row(f"{page} page", koppels, runs, ratio=ratio, note=url))
