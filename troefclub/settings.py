@@ -382,6 +382,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },
+    # The season rankings (issue 20): seasons left stale (a lost task) or never computed.
+    "season-rankings-refresh-stale": {
+        "task": "rankings.tasks.season_rankings_refresh_stale",
+        "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
+        "options": {"expires": STANDINGS_SWEEP_SECONDS},
+    },
 }
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
