@@ -130,8 +130,9 @@ def competition_import(
     clubs, players, teams = _check_existing(doc)
     directors: list[int] = []
     if old is not None:
-        # A replaced competition's games leave its season's rankings.
-        season_rankings_refresh_on_commit(season=old.season)
+        if old.season != doc.competition.get("season", ""):
+            # A replaced competition's games leave its season's rankings.
+            season_rankings_refresh_on_commit(season=old.season)
         directors = list(old.directors.values_list("pk", flat=True))
         _delete_competition(old)
     clubs, players, teams = _people_create(doc, clubs, players, teams)

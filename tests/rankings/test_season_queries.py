@@ -36,7 +36,8 @@ pytestmark = pytest.mark.django_db
 
 SEASON = "2026-2027"
 # The most queries a page may make: the seasons, the stored rankings' state, the clubs,
-# the stored ranking, a page of its lines and their count (issue 20); the rating list: its clubs, the count below, a page and its length.
+# the stored ranking, a page of its lines and their count (issue 20); the rating list:
+# its clubs, the count below, a page and its length.
 SEASON_BUDGET = 7
 RATINGS_BUDGET = 4
 numbers = itertools.count(1)
