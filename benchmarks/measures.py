@@ -511,7 +511,8 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
 
 def page_urls(competition: Competition) -> dict[str, str]:
     """The public pages of issue 7's table: standings, a matchday (the middle one), a match
-    of it and its game."""
+    of it and its game; and issue 20's season rankings of the competition's season, by
+    player, koppel and club."""
     number = max(1, (competition.matchdays.count() + 1) // 2)
     matchday = competition.matchdays.get(number=number)
     match = matchday.matches.order_by("pk").first()
@@ -524,6 +525,13 @@ def page_urls(competition: Competition) -> dict[str, str]:
         "matchday": reverse("matchday_detail", kwargs={"slug": slug, "number": number}),
         "match": reverse("match_detail", kwargs={"slug": slug, "match_id": match.pk}),
         "game": reverse("game_detail", kwargs={"slug": slug, "game_id": game.pk}),
+        **{
+            f"season ranking by {by}": reverse(
+                "season_rankings", kwargs={"season": competition.season}
+            )
+            + f"?by={by}"
+            for by in ("player", "koppel", "club")
+        },
     }
 
 

@@ -29,6 +29,7 @@ from interchange.errors import InterchangeError
 from interchange.exporter import competition_export
 from interchange.load import results_load, rows_create
 from interchange.parse import document_check
+from rankings.season_refresh import season_rankings_refresh_on_commit
 from rankings.services import ratings_refresh_on_commit
 from scoring.models import Game, Round, Standing
 from scoring.rules import RuleViolation
@@ -148,9 +149,10 @@ def competition_import(
     The results are checked as the services check them and written in bulk
     (`interchange.load`); `progress`, when given, is told how far a long import
     is (a line at most every few seconds). Standings are rebuilt before returning, in the
-    same transaction, so no standings refresh is queued; a ratings refresh is, for after
-    the commit (`rankings.services.ratings_refresh_on_commit`), and so is an ANALYZE of every
-    table written (`troefclub.analyze`, issue 20: the evening's pages are planned with
+    same transaction, so no standings refresh is queued; a ratings refresh and one of the
+    season's rankings are, for after the commit (`rankings.services.ratings_refresh_on_commit`,
+    `rankings.season_refresh.season_rankings_refresh_on_commit`), and so is an ANALYZE of
+    every table written (`troefclub.analyze`, issue 20: the evening's pages are planned with
     statistics that know the imported rows).
 
     Raises InterchangeError(place, message) on the first problem; nothing is saved then.
@@ -184,6 +186,9 @@ def _competition_write(
     clubs, players, teams = _check_existing(doc)
     directors: list[int] = []
     if old is not None:
+        if old.season != doc.competition.get("season", ""):
+            # A replaced competition's games leave its season's rankings.
+            season_rankings_refresh_on_commit(season=old.season)
         directors = list(old.directors.values_list("pk", flat=True))
         _delete_competition(old)
     clubs, players, teams = _people_create(doc, clubs, players, teams)
@@ -205,6 +210,7 @@ def _competition_write(
     standings_rebuild(competition_id=competition.pk)
     ratings_refresh_on_commit()  # its games (and a replaced competition's) move the ratings
     tables_analyze_on_commit(tables=written_tables(IMPORT_WRITES))
+    season_rankings_refresh_on_commit(season=competition.season)  # and its season's rankings
     return competition
 
 

@@ -11,7 +11,10 @@ class RankingsConfig(AppConfig):
         # What moves the standings can move the player ratings (issue 10): every write that
         # queues a standings refresh queues the ratings' one after it. Said here, by the
         # app that follows, so that scoring needn't know the rankings.
+        from rankings.season_refresh import SEASON_RANKINGS, competition_season
         from rankings.services import RATINGS
         from scoring.services.refresh import STANDINGS
 
         STANDINGS.follow(RATINGS)
+        # And the season rankings of the competition's season (issue 20).
+        STANDINGS.follow(SEASON_RANKINGS, key=competition_season)

@@ -1,7 +1,11 @@
 """Season settings and player ratings (issue 10).
 
-Season rankings are read from the games (`rankings.selectors`); only their one setting,
-best-N-of-M, is stored. Ratings are derived data, like standings: `RatedGame` is the list
+Season rankings are derived data, like standings (issue 20): `SeasonRankingList` is one
+ranking of a season (by player, koppel or club; of a competition kind; of a club), its
+`SeasonRankingLine`s the ranked lines, `SeasonRankingState` when they were computed and
+whether a write has moved them since; `rankings.season_refresh` keeps them equal to the
+computation from the games (`rankings.seasons.season_ranking`). Their one setting,
+best-N-of-M, is `Season`. Ratings are derived data, like standings: `RatedGame` is the list
 of finished games in the order the ratings took them, `RatingChange` each player's rating
 after each of them, `PlayerRating` the latest; `rankings.services.ratings_refresh` keeps
 them equal to a rebuild from scratch.
@@ -16,7 +20,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
-from tournaments.models import Player
+from tournaments.models import Club, Player
 
 # More evenings than any season has: a typo, not a setting.
 BEST_EVENINGS_MAX = 60
@@ -167,3 +171,115 @@ class RatingsLock(models.Model):
 
     def __str__(self) -> str:
         return f"ratings refreshed at {self.refreshed_at}"
+
+
+class SeasonRankingState(models.Model):
+    """A season's stored rankings (issue 20): `computed_at`, the time the refresh that
+    wrote them started (what the page says they are "as of"; None: never computed);
+    `stale_since`, when a write that can move them was made since (None: none); and
+    `queued_at`, the claim on the one queued refresh (`troefclub.refresh`). `season` is
+    the season as competitions write it (`Competition.season`). Every column but `season`
+    may be empty: the queue makes a season's row with its first claim."""
+
+    season = models.CharField(_("season"), max_length=20, unique=True)
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    stale_since = models.DateTimeField(_("stale since"), null=True, blank=True)
+    queued_at = models.DateTimeField(_("refresh queued at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season ranking state")
+        verbose_name_plural = _("season ranking states")
+
+    def __str__(self) -> str:
+        return f"{self.season} rankings as of {self.computed_at}"
+
+
+class SeasonRankingList(models.Model):
+    """One stored season ranking, as the page's filters choose it: `season`, `by` (a
+    `scoring.rules.seasons.SeasonBy` value), competition `kind` ("" for both) and `club`
+    (the club it is narrowed to; None for all clubs). `games` counted and `evenings` (M)
+    and the season's best-N setting `best_evenings` when it was computed (None: none).
+    One for each club that played in the season, whether or not it played in `kind`."""
+
+    season = models.CharField(_("season"), max_length=20)
+    by = models.CharField(_("ranked by"), max_length=10)
+    kind = models.CharField(_("competition kind"), max_length=10, blank=True)
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="season_rankings",
+        verbose_name=_("club"),
+    )
+    games = models.PositiveIntegerField(_("games"))
+    evenings = models.PositiveIntegerField(_("evenings"))
+    best_evenings = models.PositiveSmallIntegerField(_("best evenings"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("season ranking")
+        verbose_name_plural = _("season rankings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "by", "kind", "club"],
+                name="season_ranking_list_once_per_club",
+                condition=Q(club__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["season", "by", "kind"],
+                name="season_ranking_list_once_for_all",
+                condition=Q(club__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season} by {self.by} {self.kind or 'all'} club {self.club_id or 'all'}"
+
+
+class SeasonRankingLine(models.Model):
+    """One line of a stored season ranking (`rankings.seasons.SeasonRankingRow` as it was
+    computed): its `position` in the ranking's own order (1, 2, …), the `rank` (shared by
+    equal lines), the player's, koppel's or club's id `entry`, `key` and `name` (and
+    `sort_name`, casefolded, for sorting), the tally's columns, and `best_points`: the
+    game points of its best N evenings (its best-N average is `best_points / N`, N the
+    list's `best_evenings`; None without the setting or without an evening)."""
+
+    ranking = models.ForeignKey(
+        SeasonRankingList,
+        on_delete=models.CASCADE,
+        related_name="lines",
+        verbose_name=_("season ranking"),
+    )
+    position = models.PositiveIntegerField(_("position"))
+    rank = models.PositiveIntegerField(_("rank"))
+    entry = models.BigIntegerField(_("entry"))
+    key = models.CharField(_("key"), max_length=200)
+    name = models.TextField(_("name"))
+    sort_name = models.TextField(_("name, casefolded"))
+    games = models.PositiveIntegerField(_("games"))
+    wins = models.PositiveIntegerField(_("won"))
+    draws = models.PositiveIntegerField(_("drawn"))
+    losses = models.PositiveIntegerField(_("lost"))
+    points_for = models.IntegerField(_("game points for"))
+    points_against = models.IntegerField(_("game points against"))
+    saldo = models.IntegerField(_("saldo"))
+    kaps = models.PositiveIntegerField(_("kaps"))
+    baunies = models.PositiveIntegerField(_("baunies"))
+    failed_baunies = models.PositiveIntegerField(_("failed baunies"))
+    early_kaps = models.PositiveIntegerField(_("early kaps"))
+    won_as_caller = models.PositiveIntegerField(_("rounds won as caller"))
+    won_not_caller = models.PositiveIntegerField(_("rounds won not as caller"))
+    best_points = models.IntegerField(_("game points of the best evenings"), null=True)
+
+    class Meta:
+        ordering = ["ranking", "position"]
+        verbose_name = _("season ranking line")
+        verbose_name_plural = _("season ranking lines")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ranking", "position"], name="season_ranking_line_position"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.name}"

@@ -18,6 +18,9 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from rankings import selectors
+from rankings.season_read import season_ranking_state, season_ranking_stored
+from rankings.season_refresh import season_rankings_catch_up
+from rankings.seasons import seasons_played
 from rankings.tables import ROWS_PER_PAGE, RatingTable, SeasonTable
 from scoring.rules.seasons import SeasonBy
 from tournaments.models import Competition
@@ -53,7 +56,7 @@ def season_choices() -> dict[str, list[tuple[str, str]]]:
 def rankings_latest(request: HttpRequest) -> HttpResponse:
     """The newest season's ranking (the highest `Competition.season`), with the same query
     parameters; a page saying there is none yet when no competition names a season."""
-    seasons = selectors.seasons_played()
+    seasons = seasons_played()
     if not seasons:
         return render_page(
             request, "rankings/season_rankings.html", {"ranking": None}, partial="ranking"
@@ -66,8 +69,9 @@ def rankings_latest(request: HttpRequest) -> HttpResponse:
 def season_rankings(request: HttpRequest, season: str) -> HttpResponse:
     """A season's ranking by player, koppel or club (`by`), narrowed to a competition
     `kind` and a `club` (its key) if asked; sortable by every column (`sort`), 50 rows a
-    page (`page`)."""
-    seasons = selectors.seasons_played()
+    page (`page`). Read from the stored rankings (issue 20: `rankings.season_read`), "as
+    of" their refresh, and said to be behind while a write since may have moved them."""
+    seasons = seasons_played()
     if season not in seasons:
         raise Http404
     choices = season_choices()
@@ -87,13 +91,18 @@ def season_rankings(request: HttpRequest, season: str) -> HttpResponse:
         )
         kind = ""
     club_key = request.GET.get("club", "").strip()
-    ranking = selectors.season_ranking(season=season, by=SeasonBy(by), kind=kind, club_key=club_key)
+    state = season_ranking_state(season=season)
+    if season_rankings_catch_up(state=state, season=season):  # no broker: no beat either
+        state = season_ranking_state(season=season)
+    ranking = season_ranking_stored(
+        season=season, by=SeasonBy(by), kind=kind, club_key=club_key, state=state
+    )
     if club_key and ranking.club is None:
         notices.append(
             _("No club “%(value)s” played in this season; showing all clubs.")
             % {"value": shown(club_key)}
         )
-    table = SeasonTable(ranking.rows, by=ranking.by, best_evenings=ranking.best_evenings)
+    table = SeasonTable(ranking.lines, by=ranking.by, best_evenings=ranking.best_evenings)
     table_configure(request, table, per_page=ROWS_PER_PAGE)
     kept = {"kind": kind, "club": ranking.club.key if ranking.club else ""}
     kept = {name: value for name, value in kept.items() if value}

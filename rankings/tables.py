@@ -13,14 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from rankings.formats import decimal
-from rankings.models import PlayerRating
-from rankings.selectors import SeasonRankingRow
+from rankings.models import PlayerRating, SeasonRankingLine
 from scoring.rules.seasons import SeasonBy
 from troefclub.bidi import isolated
 from troefclub.tables import BodyTable, signed
@@ -59,9 +59,10 @@ def linked(name: str, *, url: str, key: str) -> SafeString:
 
 
 class SeasonTable(BodyTable):
-    """A season ranking (`rankings.selectors.season_ranking` rows), in its own order
-    unless the reader sorts a column; the rank stays the ranking's. `best` (the best-N
-    average) only when the season has a best-N setting, after the name."""
+    """A stored season ranking (`SeasonRankingLine`s, issue 20), in its own order unless
+    the reader sorts a column (lines tied on it keep the ranking's order); the rank stays
+    the ranking's. `best` (the best-N average) only when the season has a best-N setting,
+    after the name."""
 
     rank = headed("#", _("Rank"))
     name = tables.Column(
@@ -88,9 +89,12 @@ class SeasonTable(BodyTable):
         template_name = "rankings/_season_table.html"
         per_page = ROWS_PER_PAGE
 
+    # Sorted by a column, ties keep the ranking's own order.
+    tie_order = ("position",)
+
     def __init__(
         self,
-        data: list[SeasonRankingRow],
+        data: QuerySet[SeasonRankingLine],
         *,
         by: SeasonBy,
         best_evenings: int | None,
@@ -110,20 +114,24 @@ class SeasonTable(BodyTable):
                             "th": {"class": "season-best"},
                             "td": {"class": "season-best fw-bold"},
                         },
+                        order_by=("best_points",),
                     ),
                 )
             )
             sequence.append("best")
         super().__init__(data, extra_columns=extra, sequence=[*sequence, "..."], **kwargs)
         self.detail_url = DETAIL_URL[by]
+        self.best_evenings = best_evenings
 
-    def cell(self, name: str, record: SeasonRankingRow) -> str:
+    def cell(self, name: str, record: SeasonRankingLine) -> str:
         if name == "name":
             return linked(record.name, url=self.detail_url, key=record.key)
         if name == "saldo":
             return signed(record.saldo)
         if name == "best":
-            return average(record.best)
+            if record.best_points is None or not self.best_evenings:
+                return average(None)
+            return average(Fraction(record.best_points, self.best_evenings))
         return str(getattr(record, name))
 
 

@@ -19,3 +19,24 @@ def ratings_refresh() -> int:
     from rankings.services import ratings_refresh_queued
 
     return ratings_refresh_queued()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def season_rankings_refresh(season: str) -> int:
+    """Bring the stored rankings of `season` up to date
+    (`rankings.season_refresh.season_rankings_refresh_queued`): queued after every write
+    that can move them, one at a time per season (issue 20). Idempotent: a run that finds
+    nothing changed writes nothing. Returns the lines written or deleted."""
+    from rankings.season_refresh import season_rankings_refresh_queued
+
+    return season_rankings_refresh_queued(season=season)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def season_rankings_refresh_stale() -> int:
+    """Beat's sweep of the season rankings (`season_refresh.season_rankings_refresh_stale`):
+    seasons left stale for `STANDINGS_SWEEP_SECONDS` (a lost task, a broker that was down)
+    or never computed. Returns how many seasons were refreshed."""
+    from rankings.season_refresh import season_rankings_refresh_stale as sweep
+
+    return sweep()

@@ -1,6 +1,7 @@
 """The one mechanism for the background refreshes a write owes (STYLE.md "One mechanism, one
-module"): the standings of a competition (`scoring.services.refresh`) and the player
-ratings (`rankings.refresh`), which follow the standings.
+module"): the standings of a competition (`scoring.services.refresh`), and the player
+ratings (`rankings.services`) and the season rankings of the competition's season
+(`rankings.season_refresh`), which follow the standings.
 
 A write that can move what a refresh computes calls `RefreshQueue.on_commit(key)` inside
 its transaction, or `refresh_on_commit(name, key)` from an app below the one that owns the
@@ -60,7 +61,8 @@ class RefreshQueue:
     queues one more task, unclaimed (the running refresh may have read before this write),
     or nothing (it is known to see every write committed before it took the row).
     `fixed_key`: the key of a queue with one claim row (the ratings), used when no key is
-    given. `followers`: queues asked whenever this one is (`follow`).
+    given. `followers`: queues asked whenever this one is (`follow`), each with the
+    function that gives its key from this queue's key (None: its own fixed key).
     """
 
     name: str
@@ -71,18 +73,24 @@ class RefreshQueue:
     parent: type[Model] | None = None
     mark: Callable[[Any], None] | None = None
     fixed_key: Any = None
-    followers: list[RefreshQueue] = field(default_factory=list)
+    followers: list[tuple[RefreshQueue, Callable[[Any], Hashable] | None]] = field(
+        default_factory=list
+    )
 
     def __post_init__(self) -> None:
         if _queues.setdefault(self.name, self) is not self:
             raise ValueError(f"a refresh queue named {self.name!r} exists already")
 
-    def follow(self, follower: RefreshQueue) -> None:
-        """Ask `follower` too (with its own key) whenever a write owes this refresh. Called
-        by the app whose refresh follows (`rankings` for the ratings), so this one's app
-        needn't know it."""
-        if follower not in self.followers:
-            self.followers.append(follower)
+    def follow(
+        self, follower: RefreshQueue, *, key: Callable[[Any], Hashable] | None = None
+    ) -> None:
+        """Ask `follower` too whenever a write owes this refresh: with its own fixed key,
+        or with `key(this queue's key)` when `key` is given (a competition's season, for
+        the season rankings: issue 20); a None from `key` asks nothing. `key` may query:
+        it is asked once a transaction and key, not once a write. Called by the app whose
+        refresh follows (`rankings` for the ratings), so this one's app needn't know it."""
+        if all(queue is not follower for queue, _ in self.followers):
+            self.followers.append((follower, key))
 
     def on_commit(self, key: Hashable = None) -> None:
         """In a write's transaction: the write owes this refresh of `key` (the queue's
@@ -98,8 +106,15 @@ class RefreshQueue:
         if callback is None or callback.done:
             callback = owed[(id(self), key)] = RefreshOnCommit(self, key)
         transaction.on_commit(callback)
-        for follower in self.followers:
-            follower.on_commit()
+        for follower, key_of in self.followers:
+            if key_of is None:
+                follower.on_commit()
+                continue
+            # Once a transaction and key: the callback is this transaction's.
+            if follower.name not in callback.follower_keys:
+                callback.follower_keys[follower.name] = key_of(key)
+            if (follower_key := callback.follower_keys[follower.name]) is not None:
+                follower.on_commit(follower_key)
 
     def claim(self, key: Any, now: datetime) -> Claim:
         """Claim the one queued refresh of `key`: its row's `queued_at` set to `now` where
@@ -195,12 +210,14 @@ class RefreshOnCommit:
     (`RefreshQueue.enqueue`); its other runs do nothing, so a transaction of many writes
     costs one claim, not one a write."""
 
-    __slots__ = ("done", "key", "queue")
+    __slots__ = ("done", "follower_keys", "key", "queue")
 
     def __init__(self, queue: RefreshQueue, key: Any) -> None:
         self.queue = queue
         self.key = key
         self.done = False
+        # The keys of the followers that take their key from this one (`follow`).
+        self.follower_keys: dict[str, Hashable] = {}
 
     def __call__(self) -> None:
         if self.done:

@@ -388,6 +388,10 @@ CELERY_TASK_ROUTES = {
     "scoring.tasks.standings_refresh": {"queue": "standings"},
     "scoring.tasks.standings_refresh_stale": {"queue": "standings"},
     "rankings.tasks.ratings_refresh": {"queue": "ratings"},
+    # The season rankings (issue 20) follow the standings as the ratings do, and like them
+    # may take seconds at league size: the ratings worker runs them, never the standings'.
+    "rankings.tasks.season_rankings_refresh": {"queue": "ratings"},
+    "rankings.tasks.season_rankings_refresh_stale": {"queue": "ratings"},
 }
 
 # Every write that can move the standings marks them stale in its transaction
@@ -412,6 +416,12 @@ CELERY_BEAT_SCHEDULE = {
     # Finding nothing changed costs four queries.
     "ratings-refresh": {
         "task": "rankings.tasks.ratings_refresh",
+        "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
+        "options": {"expires": STANDINGS_SWEEP_SECONDS},
+    },
+    # The season rankings (issue 20): seasons left stale (a lost task) or never computed.
+    "season-rankings-refresh-stale": {
+        "task": "rankings.tasks.season_rankings_refresh_stale",
         "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },

@@ -9,10 +9,13 @@ import pytest
 
 from interchange import importer
 from interchange.importer import competition_import
+from rankings.models import SeasonRankingState
+from rankings.season_refresh import SEASON_RANKINGS
 from rankings.services import RATINGS
 from scoring.models import Standing
 from scoring.selectors import standings as standings_selectors
 from tests.interchange.documents import STCB, load
+from tests.rankings.test_season_stored import assert_stored_is_computed
 from tournaments.models import Competition
 from troefclub.analyze import AnalyzeOnCommit
 from troefclub.refresh import RefreshOnCommit
@@ -41,15 +44,16 @@ def import_counting(django_capture_on_commit_callbacks, *, name=None, **options)
         django_capture_on_commit_callbacks(execute=True) as callbacks,
     ):
         competition = competition_import(data=data, **options)
-    # An import queues the ratings refresh (issue 10) and an ANALYZE (issue 20), not a
-    # standings refresh.
+    # An import queues the ratings refresh (issue 10), its season's rankings' (issue 20) and
+    # an ANALYZE (issue 20), not a standings refresh.
+    followers = (RATINGS, SEASON_RANKINGS)
     standings = [
         c
         for c in callbacks
-        if not (isinstance(c, RefreshOnCommit) and c.queue is RATINGS)
+        if not (isinstance(c, RefreshOnCommit) and c.queue in followers)
         and not isinstance(c, AnalyzeOnCommit)
     ]
-    assert len(standings) == len(callbacks) - 2
+    assert len(standings) == len(callbacks) - 3
     return competition, rebuild.call_count, compute.call_count, standings
 
 
@@ -79,3 +83,12 @@ def test_a_replacing_import_rebuilds_once_too(django_capture_on_commit_callbacks
     assert Competition.objects.filter(slug=competition.slug).count() == 1
     table = Standing.objects.filter(competition=competition).order_by("rank", "pk")
     assert [row.entry.key for row in table][:4] == WINNERS
+
+
+def test_an_import_leaves_its_seasons_rankings_fresh(django_capture_on_commit_callbacks):
+    """Issue 20: the import's commit refreshes the season's stored rankings."""
+    competition, *_ = import_counting(django_capture_on_commit_callbacks)
+
+    state = SeasonRankingState.objects.get(season=competition.season)
+    assert state.computed_at is not None and state.stale_since is None
+    assert_stored_is_computed(competition.season)

@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from rankings import selectors
+from rankings import seasons as selectors
 from rankings.models import Season
 from scoring.models import Game
 from scoring.rules.seasons import SeasonBy

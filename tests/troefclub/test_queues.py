@@ -40,6 +40,8 @@ QUEUE_OF = {
     "scoring.tasks.standings_refresh": "standings",
     "scoring.tasks.standings_refresh_stale": "standings",
     "rankings.tasks.ratings_refresh": "ratings",
+    "rankings.tasks.season_rankings_refresh": "ratings",
+    "rankings.tasks.season_rankings_refresh_stale": "ratings",
 }
 
 
@@ -82,6 +84,7 @@ def test_beat_sends_the_sweep_and_the_ratings_run_to_their_queues():
     assert sent == {
         "scoring.tasks.standings_refresh_stale": "standings",
         "rankings.tasks.ratings_refresh": "ratings",
+        "rankings.tasks.season_rankings_refresh_stale": "ratings",
     }
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankings.tasks import ratings_refresh
+from rankings.tasks import ratings_refresh, season_rankings_refresh
 from scoring.models import STANDING_COLUMNS, Game, Round, Standing
 from scoring.selectors import results as results_selectors
 from scoring.selectors import standings as standings_selectors
@@ -323,6 +323,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         standings_refresh, "delay", lambda *, competition_id: calls.append(competition_id)
     )
     monkeypatch.setattr(ratings_refresh, "delay", lambda: None)  # issue 10's, not counted here
+    monkeypatch.setattr(season_rankings_refresh, "delay", lambda **_: None)  # issue 20's
     return calls
 
 
