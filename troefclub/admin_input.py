@@ -18,6 +18,11 @@
 - Many-to-many fields refuse a value their model's key can't hold (a crafted POST of a
   30-digit id) as not a valid value, as a single choice does: Django's field hands it to
   the database, which fails on it (HTTP 500). `SafeModelMultipleChoiceField`.
+- An admin address whose id the model's key can't hold is a row that doesn't exist (a
+  history page: a 404): Django hands a number too big for the database to it (SQLite:
+  OverflowError), django-simple-history's history pages any id at all (`…/game/abc/
+  history/`, a stored version `…/history/abc/`: ValueError). Both were HTTP 500 (issue
+  19's URL walk).
 
 - Permissions are listed in the reader's language (`PermissionsField`): Django stores
   their names in English when it migrates ("Can add koppel"), and shows those.
@@ -34,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
+from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.contrib.auth.models import Permission
 from django.core.exceptions import FieldDoesNotExist, ValidationError
@@ -41,7 +47,7 @@ from django.db import models
 from django.db.models import QuerySet
 from django.db.models.constants import LOOKUP_SEP
 from django.forms.renderers import BaseRenderer
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.text import Truncator, smart_split
@@ -177,6 +183,25 @@ class PermissionsField(SafeModelMultipleChoiceField):
         return permission_label(obj)
 
 
+def key_holds(key: models.Field[Any, Any], value: Any) -> bool:
+    """Whether `value` (an id from an admin address, unquoted) is one the primary key
+    `key` can hold: of its type and, a number, within what the database stores (a key
+    that is a relation, as the key it points to)."""
+    target = getattr(key, "target_field", key)
+    try:
+        target.run_validators(target.to_python(value))
+    except ValidationError:
+        return False
+    return True
+
+
+def key_or_404(key: models.Field[Any, Any], value: str) -> None:
+    """Raise Http404 unless `value` (an id from an admin address, quoted as the admin
+    quotes it) is one the primary key `key` can hold (`key_holds`)."""
+    if not key_holds(key, unquote(value)):
+        raise Http404
+
+
 class AdminInputMixin(UnchangedSaveMixin):
     """For every ModelAdmin and inline of our apps; see the module docstring."""
 
@@ -194,6 +219,44 @@ class AdminInputMixin(UnchangedSaveMixin):
     ) -> tuple[QuerySet[Any], bool]:
         return super().get_search_results(  # type: ignore[misc]
             request, queryset, search_term_words(search_term)
+        )
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Any:
+        """The row the admin address names (Django's), or None, which the admin answers
+        with "doesn't exist", for an id its key can't hold: Django catches an id of the
+        wrong type but hands a number too big for the database to it (SQLite:
+        OverflowError, HTTP 500; issue 19's URL walk)."""
+        options = self.model._meta  # type: ignore[attr-defined]
+        key = options.pk if from_field is None else options.get_field(from_field)
+        if not key_holds(key, object_id):
+            return None
+        return super().get_object(request, object_id, from_field)  # type: ignore[misc]
+
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The history of the row `object_id` (Django's, or django-simple-history's);
+        Http404 for an id its model's key can't hold."""
+        key_or_404(self.model._meta.pk, object_id)  # type: ignore[attr-defined]
+        return super().history_view(request, object_id, extra_context)  # type: ignore[misc]
+
+    def history_form_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        version_id: str,
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """One stored version of a row (django-simple-history's admins only: the address
+        exists for them); Http404 for an id or a version no key can hold."""
+        model = self.model  # type: ignore[attr-defined]
+        history = getattr(model, model._meta.simple_history_manager_attribute)
+        key_or_404(model._meta.pk, object_id)
+        key_or_404(history.model._meta.pk, version_id)
+        return super().history_form_view(  # type: ignore[misc]
+            request, object_id, version_id, extra_context
         )
 
     def formfield_for_dbfield(

@@ -145,6 +145,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # A NUL in the path, query, cookies or headers: the 400 page, in the reader's language
+    # (after LocaleMiddleware), before the session or any view reads it (troefclub.nul).
+    "troefclub.nul.NulRefusedMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

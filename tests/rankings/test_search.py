@@ -227,7 +227,7 @@ def test_the_page_says_how_many_more_there_are(client):
     assert "and 2 more" in page
 
 
-@pytest.mark.parametrize("q", ["", "a", "\x00"])
+@pytest.mark.parametrize("q", ["", "a", "\u200f"])
 def test_a_too_short_search_gets_a_hint(client, q, django_assert_max_num_queries):
     with django_assert_max_num_queries(2):  # the session, at most: no search query
         response = client.get(SEARCH, {"q": q})
@@ -253,8 +253,8 @@ def test_nothing_found_says_so(client, scene):
         "%_%",
         "\\",
         "\\%",
-        "a\x00b",
-        "\x00" * 50,
+        "a\x01b",
+        "\x1b" * 50,
         "\u202eeivsaR\u202c",
         "<script>alert(1)</script>",
         "' OR 1=1 --",
@@ -268,8 +268,12 @@ def test_odd_input_is_never_a_500(client, scene, q):
 
 
 def test_odd_query_strings_are_never_a_500(client):
-    for query in ("q=%00%00", "q=%ff%fe", "q=a&q=bb", "q[]=x", "q=%E2%80%AE%25", "q=%ED%A0%80ab"):
+    for query in ("q=%ff%fe", "q=a&q=bb", "q[]=x", "q=%E2%80%AE%25", "q=%ED%A0%80ab"):
         assert client.get(f"{SEARCH}?{query}").status_code == 200
+    # A NUL (PostgreSQL can't compare with one) never reaches the page: the 400 page
+    # (troefclub.nul, issue 19).
+    for query in ("q=%00%00", "q=a%00b"):
+        assert client.get(f"{SEARCH}?{query}").status_code == 400
 
 
 def test_an_htmx_search_gets_the_short_list_only(client):
