@@ -55,7 +55,6 @@ from django.utils.translation import gettext_lazy as _
 
 from troefclub.admin_saves import UnchangedSaveMixin
 from troefclub.bidi import name_text
-from troefclub.fields import nfc
 from troefclub.forms import JSONInputField
 from troefclub.validators import validate_multiline_text, validate_single_line_text
 

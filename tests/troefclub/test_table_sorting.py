@@ -15,8 +15,7 @@ from __future__ import annotations
 import datetime
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from fractions import Fraction
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -26,8 +25,7 @@ from django.test import RequestFactory
 from django.utils import timezone
 
 from rankings import selectors
-from rankings.models import PlayerRating
-from rankings.selectors import SeasonRankingRow
+from rankings.models import PlayerRating, SeasonRankingLine, SeasonRankingList
 from rankings.tables import RatingTable, SeasonTable
 from scoring.models import Standing
 from scoring.rules.seasons import SeasonBy
@@ -69,20 +67,35 @@ def _ratings() -> BodyTable:
     return RatingTable(selectors.rating_list(min_games=3).ratings)
 
 
-def _row(rank: int, name: str, best: Fraction | None) -> SeasonRankingRow:
-    counts: dict[str, Any] = {field.name: 0 for field in fields(SeasonRankingRow)}
-    counts.update(rank=rank, entry=rank, key=name.lower(), name=name, best=best)
-    return SeasonRankingRow(**counts)
-
-
 def _season() -> BodyTable:
-    rows = [
-        _row(1, "Anna", Fraction(5)),
-        _row(2, "Bert", None),
-        _row(3, "Cor", Fraction(2)),
-        _row(4, "Dirk", None),
-    ]
-    return SeasonTable(rows, by=SeasonBy.PLAYER, best_evenings=6)
+    """A stored season ranking (issue 20) of four players, two without a best-N average."""
+    ranking = SeasonRankingList.objects.create(
+        season="2026-2027", by=SeasonBy.PLAYER, games=8, evenings=4, best_evenings=6
+    )
+    counts = {field: 0 for field in COUNTED}
+    for position, (name, best) in enumerate(
+        [("Anna", 30), ("Bert", None), ("Cor", 12), ("Dirk", None)], start=1
+    ):
+        SeasonRankingLine.objects.create(
+            ranking=ranking,
+            position=position,
+            rank=position,
+            entry=position,
+            key=name.lower(),
+            name=name,
+            sort_name=name.casefold(),
+            best_points=best,
+            **counts,
+        )
+    lines = SeasonRankingLine.objects.filter(ranking=ranking).order_by("position")
+    return SeasonTable(lines, by=SeasonBy.PLAYER, best_evenings=6)
+
+
+# The tally columns of a stored line, each 0 in `_season`'s lines.
+COUNTED = (
+    "games", "wins", "draws", "losses", "points_for", "points_against", "saldo", "kaps",
+    "baunies", "failed_baunies", "early_kaps", "won_as_caller", "won_not_caller",
+)  # fmt: skip
 
 
 def _standing_entry(record: Standing) -> str:
@@ -93,7 +106,7 @@ def _rating_player(record: PlayerRating) -> str:
     return record.player.name
 
 
-def _season_name(record: SeasonRankingRow) -> str:
+def _season_name(record: SeasonRankingLine) -> str:
     return record.name
 
 
@@ -183,19 +196,13 @@ def _nullable(model: type[Model], path: str) -> bool | None:
     return nullable
 
 
-def _row_may_be_empty(path: str) -> bool | None:
-    hints = typing.get_type_hints(SeasonRankingRow)
-    if path not in hints:
-        return False if hasattr(SeasonRankingRow, path) else None  # a property: str
-    return type(None) in typing.get_args(hints[path])
-
-
 def _nullable_columns() -> set[tuple[str, str]]:
     tables: list[tuple[BodyTable, Callable[[str], bool | None]]] = [
         (StandingTable(Standing.objects.none(), tiebreaks=["head_to_head", "buchholz"],
                        show_byes=True, show_deducted=True), lambda p: _nullable(Standing, p)),
         (RatingTable(PlayerRating.objects.none()), lambda p: _nullable(PlayerRating, p)),
-        (SeasonTable([], by=SeasonBy.PLAYER, best_evenings=6), _row_may_be_empty),
+        (SeasonTable(SeasonRankingLine.objects.none(), by=SeasonBy.PLAYER, best_evenings=6),
+         lambda p: _nullable(SeasonRankingLine, p)),
     ]  # fmt: skip
     found: set[tuple[str, str]] = set()
     for table, may_be_empty in tables:
