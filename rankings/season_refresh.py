@@ -48,14 +48,8 @@ logger = logging.getLogger(__name__)
 KINDS = ("", Competition.Kind.PAIRS.value, Competition.Kind.CLUBS.value)
 # A ranking's choice: (by, kind, club id or None).
 Choice = tuple[str, str, int | None]
-# The stored columns of a line, in the order `_line_values` gives them.
-LINE_FIELDS = (
-    "position",
-    "rank",
-    "entry",
-    "key",
-    "name",
-    "sort_name",
+# The tally columns of a season ranking line (`SeasonRankingRow`, `SeasonRankingLine`).
+TALLY_FIELDS = (
     "games",
     "wins",
     "draws",
@@ -69,6 +63,16 @@ LINE_FIELDS = (
     "early_kaps",
     "won_as_caller",
     "won_not_caller",
+)
+# The stored columns of a line, in the order `_line_values` gives them.
+LINE_FIELDS = (
+    "position",
+    "rank",
+    "entry",
+    "key",
+    "name",
+    "sort_name",
+    *TALLY_FIELDS,
     "best_points",
 )
 # Lines deleted a statement (SQLite's limit of parameters is far above it).

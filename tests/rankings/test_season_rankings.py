@@ -35,6 +35,7 @@ from django.urls import reverse
 
 from rankings import seasons as selectors
 from rankings.models import Season
+from rankings.season_refresh import TALLY_FIELDS
 from scoring.models import Game
 from scoring.rules.seasons import SeasonBy
 from scoring.services.games import game_close
@@ -54,21 +55,7 @@ from tournaments.models import Club, Competition, Entry, Match, Player, Team
 pytestmark = pytest.mark.django_db
 
 SEASON = "2026-2027"
-COLUMNS = (
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "points_for",
-    "points_against",
-    "saldo",
-    "kaps",
-    "baunies",
-    "failed_baunies",
-    "early_kaps",
-    "won_as_caller",
-    "won_not_caller",
-)
+COLUMNS = TALLY_FIELDS
 
 
 @dataclass

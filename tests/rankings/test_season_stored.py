@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rankings.models import Season, SeasonRankingLine, SeasonRankingList, SeasonRankingState
-from rankings.season_refresh import KINDS, season_rankings_refresh
+from rankings.season_refresh import KINDS, TALLY_FIELDS, season_rankings_refresh
 from rankings.seasons import season_data, season_ranking
 from rankings.tasks import season_rankings_refresh as season_rankings_task
 from scoring.models import Game
@@ -32,25 +32,7 @@ from tournaments.models import Matchday
 
 pytestmark = pytest.mark.django_db
 
-COLUMNS = (
-    "rank",
-    "entry",
-    "key",
-    "name",
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "points_for",
-    "points_against",
-    "saldo",
-    "kaps",
-    "baunies",
-    "failed_baunies",
-    "early_kaps",
-    "won_as_caller",
-    "won_not_caller",
-)
+COLUMNS = ("rank", "entry", "key", "name", *TALLY_FIELDS)
 
 
 def assert_stored_is_computed(season: str) -> int:

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from rankings import selectors
 from rankings.models import PlayerRating, SeasonRankingLine, SeasonRankingList
+from rankings.season_refresh import TALLY_FIELDS
 from rankings.tables import RatingTable, SeasonTable
 from scoring.models import Standing
 from scoring.rules.seasons import SeasonBy
@@ -72,7 +73,7 @@ def _season() -> BodyTable:
     ranking = SeasonRankingList.objects.create(
         season="2026-2027", by=SeasonBy.PLAYER, games=8, evenings=4, best_evenings=6
     )
-    counts = {field: 0 for field in COUNTED}
+    counts = dict.fromkeys(TALLY_FIELDS, 0)
     for position, (name, best) in enumerate(
         [("Anna", 30), ("Bert", None), ("Cor", 12), ("Dirk", None)], start=1
     ):
@@ -89,13 +90,6 @@ def _season() -> BodyTable:
         )
     lines = SeasonRankingLine.objects.filter(ranking=ranking).order_by("position")
     return SeasonTable(lines, by=SeasonBy.PLAYER, best_evenings=6)
-
-
-# The tally columns of a stored line, each 0 in `_season`'s lines.
-COUNTED = (
-    "games", "wins", "draws", "losses", "points_for", "points_against", "saldo", "kaps",
-    "baunies", "failed_baunies", "early_kaps", "won_as_caller", "won_not_caller",
-)  # fmt: skip
 
 
 def _standing_entry(record: Standing) -> str:
