@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmarks.generate import random_game
+from rankings.season_refresh import season_rankings_refresh
 from scoring.models import Game, Round
 from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
 from scoring.services.standings import standings_rebuild
@@ -195,3 +196,12 @@ def league_in_play(koppels: int, *, tonight: datetime.date | None = None) -> Lea
     round_record(game_id=games[1].pk, expected_number=1, result="gewone_winst", side="a")
     standings_rebuild(competition_id=competition.pk)
     return League(competition, played, tonight_day, games)
+
+
+def seasons_rankings_refresh() -> None:
+    """Refresh the stored season rankings of every season a competition has (issue 20), as
+    the worker does after the writes: a test that built its data through the services
+    reads the season pages fresh, with a broker or without (the page's own catch-up runs
+    only where Celery is eager)."""
+    for season in Competition.objects.values_list("season", flat=True).distinct():
+        season_rankings_refresh(season=season)

@@ -38,7 +38,13 @@ from scoring.services.schedule import schedule_round_robin_create
 from scoring.services.table import game_links_ensure
 from scoring.tokens import match_token_now
 from tests.admin_scenes import admin_scene
-from tests.builders import club_competition, koppels_of, league_in_play, record
+from tests.builders import (
+    club_competition,
+    koppels_of,
+    league_in_play,
+    record,
+    seasons_rankings_refresh,
+)
 from tests.factories import UserFactory
 from tournaments.models import Competition, Match
 
@@ -217,6 +223,7 @@ def walk_scene() -> Scene:
     assert played is not None
     club_game = _club_game()
     ratings_refresh()
+    seasons_rankings_refresh()
     league_admin = UserFactory.create(username="league-admin", is_staff=True, is_superuser=True)
     call_command("ensure_demo_director", "--force", stdout=io.StringIO())
     director = User.objects.get(username="director")

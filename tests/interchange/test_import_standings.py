@@ -9,6 +9,7 @@ import pytest
 
 from interchange import importer
 from interchange.importer import competition_import
+from rankings import tasks as rankings_tasks
 from rankings.models import SeasonRankingState
 from rankings.season_refresh import SEASON_RANKINGS
 from rankings.services import RATINGS
@@ -86,8 +87,12 @@ def test_a_replacing_import_rebuilds_once_too(django_capture_on_commit_callbacks
 
 
 def test_an_import_leaves_its_seasons_rankings_fresh(django_capture_on_commit_callbacks):
-    """Issue 20: the import's commit refreshes the season's stored rankings."""
-    competition, *_ = import_counting(django_capture_on_commit_callbacks)
+    """Issue 20: the import's commit queues the refresh of the season's stored rankings,
+    which (run here as a worker would run it, with or without a broker) leaves them fresh."""
+    task = rankings_tasks.season_rankings_refresh
+    with mock.patch.object(task, "delay", side_effect=lambda **kwargs: task(**kwargs)) as sent:
+        competition, *_ = import_counting(django_capture_on_commit_callbacks)
+    assert [call.kwargs for call in sent.call_args_list] == [{"season": competition.season}]
 
     state = SeasonRankingState.objects.get(season=competition.season)
     assert state.computed_at is not None and state.stale_since is None

@@ -32,7 +32,7 @@ from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.services.standings import standings_rebuild
 from scoring.services.table import game_links_ensure
-from tests.builders import kaps, pairs_competition, pairs_game, record
+from tests.builders import kaps, pairs_competition, pairs_game, record, seasons_rankings_refresh
 from tests.factories import (
     ClubFactory,
     CompetitionFactory,
@@ -214,6 +214,7 @@ def scene() -> dict[str, str]:
         standings_rebuild(competition_id=each.pk)
     ratings_refresh()
     _stored_with_overrides()
+    seasons_rankings_refresh()  # the season pages read stored lines, names included
     player = Player.objects.get(pk=entries[0].team.player_1_id)  # type: ignore[union-attr]
     koppel = entries[0].team
     assert koppel is not None
