@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from django import forms
+from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.contrib.auth.models import Permission
@@ -194,6 +195,30 @@ def key_holds(key: models.Field[Any, Any], value: Any) -> bool:
     return True
 
 
+def _filtered_number_field(model: type[models.Model], lookup: str) -> models.Field[Any, Any] | None:
+    """The number or key field a change list filter (`club`, `matchday__id__exact`,
+    `club__in`) compares with its value, or None when `lookup` names no such field (a
+    text field, an admin parameter such as `q` or `o`, a lookup on no field)."""
+    parts = lookup.split(LOOKUP_SEP)
+    if parts[-1] in ("exact", "in", "lt", "lte", "gt", "gte"):
+        parts = parts[:-1]
+    field: Any = None
+    for part in parts:
+        try:
+            field = model._meta.get_field(part) if part != "pk" else model._meta.pk
+        except FieldDoesNotExist:
+            return None
+        if field.is_relation and field.related_model is not None:
+            model = field.related_model
+    try:
+        target = getattr(field, "target_field", field)
+    except FieldDoesNotExist:  # a reverse relation with no single target
+        return None
+    if isinstance(target, models.IntegerField | models.AutoField):
+        return field
+    return None
+
+
 def key_or_404(key: models.Field[Any, Any], value: str) -> None:
     """Raise Http404 unless `value` (an id from an admin address, quoted as the admin
     quotes it) is one the primary key `key` can hold (`key_holds`)."""
@@ -232,6 +257,22 @@ class AdminInputMixin(UnchangedSaveMixin):
         if not key_holds(key, object_id):
             return None
         return super().get_object(request, object_id, from_field)  # type: ignore[misc]
+
+    def get_changelist_instance(self, request: HttpRequest) -> Any:
+        """Django's change list, refused (`IncorrectLookupParameters`: the admin answers
+        with its "?e=1" page) when a filter of the address names a number no key or number
+        field can hold: Django hands it to the database, which on SQLite raises
+        OverflowError, HTTP 500 (`?club=99999999999999999999`; issue 19's walk of a new
+        user)."""
+        for lookup, values in request.GET.lists():
+            field = _filtered_number_field(self.model, lookup)  # type: ignore[attr-defined]
+            if field is None:
+                continue
+            for value in values:
+                parts = value.split(",") if lookup.endswith("__in") else [value]
+                if not all(key_holds(field, part) for part in parts if part):
+                    raise IncorrectLookupParameters(lookup)
+        return super().get_changelist_instance(request)  # type: ignore[misc]
 
     def history_view(
         self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
