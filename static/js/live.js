@@ -57,6 +57,15 @@
       event.preventDefault();
     }
   });
+  // A poll sent before the reader began to fill in a form of the page comes back while
+  // they are at it: its sheet would wipe what they chose (a phone on a slow network, the
+  // "other result" of a round). It is dropped; the next poll, once they are done, brings it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var live = livePoll(event);
+    if (live && event.detail.elt === live && typingIn(live)) {
+      event.detail.shouldSwap = false;
+    }
+  });
   document.addEventListener("htmx:sendError", function (event) {
     if (livePoll(event)) {
       liveStatus(true);
