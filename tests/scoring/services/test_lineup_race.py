@@ -120,6 +120,18 @@ def waiting_for_a_lock(worker: Worker) -> bool:
     raise AssertionError("the worker neither waited nor finished")
 
 
+def in_turn(first: Worker, second: Worker, held: Any) -> None:
+    """Run `first` until it holds its locks (`held.reached`), then `second` until it waits
+    for them; let `first` go on, and wait for both to finish."""
+    first.start()
+    assert held.reached.wait(60)
+    second.start()
+    assert waiting_for_a_lock(second)
+    held.go_on.set()
+    first.join(60)
+    second.join(60)
+
+
 def test_a_lineup_change_waits_for_a_tables_first_round_and_is_refused_cleanly(scene, monkeypatch):
     """The table's first round is in flight (stored, not committed) when the director
     saves a lineup without the game's home koppel: the lineup waits for the round's
@@ -133,13 +145,7 @@ def test_a_lineup_change_waits_for_a_tables_first_round_and_is_refused_cleanly(s
     )
     director = Worker(lambda: lineup(match, [home[0], home[2]], away[:2]))
 
-    table.start()
-    assert held.reached.wait(60)
-    director.start()
-    assert waiting_for_a_lock(director)
-    held.go_on.set()
-    table.join(60)
-    director.join(60)
+    in_turn(table, director, held)
 
     assert (table.outcome, director.outcome) == ("done", "match_has_results")
     assert list(game.rounds.values_list("number", "link__token")) == [(1, token)]
@@ -159,13 +165,7 @@ def test_a_round_sent_while_a_lineup_removes_its_game_finds_the_link_gone(scene,
         lambda: Client().post(url, {"action": "round", "number": 1, "quick": "a"}).status_code
     )
 
-    director.start()
-    assert held.reached.wait(60)
-    table.start()
-    assert waiting_for_a_lock(table)
-    held.go_on.set()
-    director.join(60)
-    table.join(60)
+    in_turn(director, table, held)
 
     assert (director.outcome, table.outcome, table.result) == ("done", "done", 404)
     assert not Game.objects.filter(pk=game.pk).exists()
@@ -183,13 +183,7 @@ def test_a_round_sent_while_a_lineup_keeps_its_game_is_stored(scene, monkeypatch
         lambda: table_round_record(token=token, expected_number=1, result="kap", side="a")
     )
 
-    director.start()
-    assert held.reached.wait(60)
-    table.start()
-    assert waiting_for_a_lock(table)
-    held.go_on.set()
-    director.join(60)
-    table.join(60)
+    in_turn(director, table, held)
 
     assert (director.outcome, table.outcome) == ("done", "done")
     assert list(game.rounds.values_list("number", "link__token")) == [(1, token)]
@@ -218,13 +212,7 @@ def test_a_swap_waits_for_a_tables_first_round_and_is_refused_cleanly(monkeypatc
         )
     )
 
-    table.start()
-    assert held.reached.wait(60)
-    director.start()
-    assert waiting_for_a_lock(director)
-    held.go_on.set()
-    table.join(60)
-    director.join(60)
+    in_turn(table, director, held)
 
     assert (table.outcome, director.outcome) == ("done", "match_has_results")
     assert list(game.rounds.values_list("number", "link__token")) == [(1, token)]
