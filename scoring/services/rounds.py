@@ -26,7 +26,7 @@ from scoring.services.games import (
     game_state_store,
     round_points_sync,
 )
-from scoring.tokens import game_token, game_token_now
+from scoring.tokens import game_state_now, game_token
 from troefclub.writes import acting_user
 
 # A sanity bound, not a game rule (RULES.md has no limit on redeals): a game to 20 has at
@@ -222,12 +222,16 @@ class SentRound:
     round. It is "" when the game changed since `round` was stored by more than the same
     queue's own later rounds (a correction, an undo, a round from elsewhere): the next
     queued round is then refused (`game_changed_meanwhile`) instead of applied over the
-    newer state.
+    newer state. `rounds` is the number of the game's rounds in that same state, read in
+    the same transaction as the token: a count read after the commit may already hold
+    another tab's next round, and a queue that pairs it with this token sends its next
+    round on a state that never was.
     """
 
     round: Round
     stored_already: bool
     game_token: str
+    rounds: int
 
 
 def round_sent_before(
@@ -280,8 +284,16 @@ def round_sent_before(
         added is None
         or Round.history.filter(game_id=game.pk, history_id__gt=added).exclude(own).exists()
     )
-    token = "" if changed else game_token(game, list(game.rounds.all()))
-    return SentRound(round=rnd, stored_already=True, game_token=token)
+    rounds = list(game.rounds.all())
+    token = "" if changed else game_token(game, rounds)
+    return SentRound(round=rnd, stored_already=True, game_token=token, rounds=len(rounds))
+
+
+def round_sent_now(rnd: Round) -> SentRound:
+    """`rnd`, stored by this transaction, as a `SentRound` with its game's token and round
+    count as stored now (read together, before the commit). Raises Game.DoesNotExist."""
+    token, rounds = game_state_now(game_id=rnd.game_id)
+    return SentRound(round=rnd, stored_already=False, game_token=token, rounds=rounds)
 
 
 @transaction.atomic
@@ -327,7 +339,7 @@ def game_round_send(
         user=user,
         client_key=client_key,
     )
-    return SentRound(round=rnd, stored_already=False, game_token=game_token_now(game_id=game.pk))
+    return round_sent_now(rnd)
 
 
 @transaction.atomic

@@ -21,9 +21,10 @@ from scoring.services.rounds import (
     round_of,
     round_record,
     round_sent_before,
+    round_sent_now,
     round_undo,
 )
-from scoring.tokens import game_token, game_token_now
+from scoring.tokens import game_token
 
 SIDES = ("a", "b")
 
@@ -210,7 +211,7 @@ def table_round_record(
         link=link,
         client_key=client_key,
     )
-    return TableRound(round=rnd, stored_already=False, game_token=game_token_now(game_id=game.pk))
+    return round_sent_now(rnd)
 
 
 @transaction.atomic

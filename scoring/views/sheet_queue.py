@@ -38,7 +38,8 @@ def _answer(
     """The JSON answer, with the fresh sheet partial (`html`) when the queue asked for it
     (`html=1`: one request stores the round and brings the sheet up to date)."""
     fresh = game_again(game)
-    answer["rounds"] = fresh.rounds.count()
+    # A stored round's answer carries the count read with its token (`SentRound.rounds`).
+    answer.setdefault("rounds", fresh.rounds.count())
     if request.POST.get("html") == "1":
         answer["html"] = render_to_string(
             f"{SHEET_TEMPLATE}#sheet", sheet_context(request, fresh), request=request
@@ -108,5 +109,6 @@ def sheet_round_send(request: HtmxHttpRequest, game: Game) -> JsonResponse:
             "already": sent.stored_already,
             "number": sent.round.number,
             "token": sent.game_token,
+            "rounds": sent.rounds,
         },
     )

@@ -398,6 +398,6 @@ def table_round_send(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
             "already": sent.stored_already,
             "number": sent.round.number,
             "token": sent.game_token,
-            "rounds": Round.objects.filter(game_id=link.game_id).count(),
+            "rounds": sent.rounds,
         },
     )

@@ -60,17 +60,70 @@
       .join("-");
   }
 
+  function inOrder(rounds) {
+    return rounds.sort(function (x, y) {
+      return x.seq - y.seq;
+    });
+  }
+
   /* The queued rounds of the link's page `page`, in the order they were entered. */
   function list(page) {
     return db()
       .then(function (database) {
         return database.getAllFromIndex("rounds", "page", page);
       })
-      .then(function (rounds) {
-        return rounds.sort(function (x, y) {
-          return x.seq - y.seq;
-        });
+      .then(inOrder);
+  }
+
+  /* The queued rounds of `page` and its chain, read in one transaction. Another tab
+   * sending the same queue removes a stored round and moves the chain in one transaction
+   * too (`storedRound`): two reads could see the round gone but the chain from before
+   * it, and send the next round on a state the server left behind ("changed meanwhile"). */
+  function listWithChain(page) {
+    return db()
+      .then(function (database) {
+        var tx = database.transaction(["rounds", "chains"], "readonly");
+        return Promise.all([
+          tx.objectStore("rounds").index("page").getAll(page),
+          tx.objectStore("chains").get(page),
+          tx.done,
+        ]);
+      })
+      .then(function (loaded) {
+        return [inOrder(loaded[0]), loaded[1]];
       });
+  }
+
+  /* The round `key` of `page` is stored: it leaves the queue and the server's answer
+   * becomes the chain, in one transaction. An answer behind the chain (another tab's
+   * later round was answered first) leaves the chain as it is. */
+  function storedRound(page, key, token, rounds) {
+    return db().then(function (database) {
+      var tx = database.transaction(["rounds", "chains"], "readwrite");
+      var chains = tx.objectStore("chains");
+      return Promise.all([
+        tx.objectStore("rounds").delete(key),
+        chains.get(page).then(function (known) {
+          if (!known || !(known.rounds > rounds)) {
+            return chains.put({ page: page, token: token, rounds: rounds });
+          }
+          return undefined;
+        }),
+        tx.done,
+      ]);
+    });
+  }
+
+  /* Round `key` and the chain of `page` as stored now, read together. */
+  function roundWithChain(page, key) {
+    return db().then(function (database) {
+      var tx = database.transaction(["rounds", "chains"], "readonly");
+      return Promise.all([
+        tx.objectStore("rounds").get(key),
+        tx.objectStore("chains").get(page),
+        tx.done,
+      ]);
+    });
   }
 
   var lastSeq = 0;
@@ -126,20 +179,24 @@
     });
   }
 
-  function setChain(page, token, rounds) {
-    return db().then(function (database) {
-      return database.put("chains", { page: page, token: token, rounds: rounds });
-    });
-  }
-
   /* The page's own state becomes the chain, unless rounds are still queued (their chain
-   * is the server's answers, which a page from the cache may be behind). */
+   * is the server's answers, which a page from the cache may be behind). Read and written
+   * in one transaction: a tab sending the queue meanwhile can't slip a round in between. */
   function adoptPage(page, token, rounds) {
-    return list(page).then(function (items) {
-      var pending = items.some(function (item) {
-        return item.status === "waiting";
-      });
-      return pending ? chain(page) : setChain(page, token, rounds);
+    return db().then(function (database) {
+      var tx = database.transaction(["rounds", "chains"], "readwrite");
+      var chains = tx.objectStore("chains");
+      var adopted = tx
+        .objectStore("rounds")
+        .index("page")
+        .getAll(page)
+        .then(function (items) {
+          var pending = items.some(function (item) {
+            return item.status === "waiting";
+          });
+          return pending ? undefined : chains.put({ page: page, token: token, rounds: rounds });
+        });
+      return Promise.all([adopted, tx.done]);
     });
   }
 
@@ -186,6 +243,28 @@
     });
   }
 
+  /* The form a queued round is sent with, built on the chain `state`. */
+  function roundBody(item, state) {
+    var body = new URLSearchParams();
+    Object.keys(item.fields || {}).forEach(function (name) {
+      body.set(name, item.fields[name]);
+    });
+    body.set("key", item.key);
+    body.set("seen", state.token);
+    body.set("number", String(state.rounds + 1));
+    if (item.result) {
+      body.set("result", item.result);
+    }
+    if (item.side) {
+      body.set("side", item.side);
+    }
+    if (item.caller) {
+      body.set("caller", item.caller);
+    }
+    body.set("html", "1");
+    return body;
+  }
+
   var running = {};
   var inFlight = {}; // the key of the round being sent, per page, in this context
 
@@ -201,7 +280,7 @@
     }
     hooks = hooks || {};
     var result = { sent: 0, offline: false, refused: false };
-    var run = Promise.all([list(page), chain(page)])
+    var run = listWithChain(page)
       .then(function (loaded) {
         var items = loaded[0].filter(function (item) {
           return item.status === "waiting";
@@ -217,37 +296,23 @@
           }
           var item = items[index];
           index += 1;
-          var body = new URLSearchParams();
-          Object.keys(item.fields || {}).forEach(function (name) {
-            body.set(name, item.fields[name]);
-          });
-          body.set("key", item.key);
-          body.set("seen", state.token);
-          body.set("number", String(state.rounds + 1));
-          if (item.result) {
-            body.set("result", item.result);
-          }
-          if (item.side) {
-            body.set("side", item.side);
-          }
-          if (item.caller) {
-            body.set("caller", item.caller);
-          }
-          body.set("html", "1");
           // Claimed before it is read again: an undo that took it back meanwhile (its
           // delete ordered before this read) wins, one that comes later waits for it.
           inFlight[page] = item.key;
-          return db()
-            .then(function (database) {
-              return database.get("rounds", item.key);
-            })
-            .then(function (still) {
-              if (!still || still.status !== "waiting") {
-                delete inFlight[page];
-                return next();
-              }
-              return post(item, body);
-            });
+          return roundWithChain(page, item.key).then(function (now) {
+            var still = now[0];
+            var known = now[1];
+            if (!still || still.status !== "waiting") {
+              delete inFlight[page];
+              return next();
+            }
+            // Another tab (or the service worker) sending this queue stored rounds this
+            // run skipped above: its answer is the state this round is built on.
+            if (known && known.rounds > state.rounds) {
+              state = known;
+            }
+            return post(item, roundBody(item, state));
+          });
         }
 
         function post(item, body) {
@@ -292,8 +357,7 @@
                 state = { page: page, token: answer.token, rounds: answer.rounds };
                 result.sent += 1;
                 return Promise.all([
-                  setChain(page, answer.token, answer.rounds),
-                  remove(item.key),
+                  storedRound(page, item.key, answer.token, answer.rounds),
                   cachePage(page, answer.html, release, item.marker),
                 ])
                   .then(function () {

@@ -172,3 +172,29 @@ def test_a_queued_round_costs_about_what_an_htmx_tap_cost(client, game, capsys):
         f"{sent_up - 7}/{len(bare.content)} (without)"
     )
     assert len(sent.content) <= 1.15 * len(tap.content)
+
+
+def test_an_answer_pairs_the_token_with_the_count_of_the_same_state(client, game, monkeypatch):
+    """Two tabs replaying one queue: the count in an answer is read with its token, inside
+    the write's transaction. Here the other tab's next round commits right after this
+    one's: a count read after the commit held it, and the queue sent its next round with
+    a count one ahead of its token (refused as changed meanwhile: the intermittent
+    two-tabs e2e failure of issue 19)."""
+    from scoring.views import table as table_views
+
+    link = link_of(game)
+    send(client, link, **queued(game, 1))
+    record = table_views.table_round_record
+    states: list[tuple[str, int]] = []
+
+    def other_tab_right_after(**kwargs: Any) -> Any:
+        sent = record(**kwargs)
+        states.append((game_token_now(game_id=game.pk), game.rounds.count()))
+        next_round = {"client_key": uuid.uuid4(), "expected_number": sent.rounds + 1}
+        record(**{**kwargs, **next_round, "seen": sent.game_token})
+        return sent
+
+    monkeypatch.setattr(table_views, "table_round_record", other_tab_right_after)
+    answer = send(client, link, **queued(game, 2)).json()
+    assert game.rounds.count() == 3
+    assert (answer["token"], answer["rounds"]) == states[0] == (states[0][0], 2)
