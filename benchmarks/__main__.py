@@ -74,6 +74,11 @@ def main(argv: list[str] | None = None) -> int:
 
     import django
 
+    from troefclub.i18n import catalogues_compile
+
+    # Pages render in Dutch as the players read them: without the compiled catalogue every
+    # lookup falls through to English and the figures time a page nobody opens (issue 20).
+    catalogues_compile()
     django.setup()
     # One line per eager refresh would bury the progress lines.
     logging.getLogger("celery").setLevel(logging.WARNING)
