@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.forfeit_words import forfeit_reason_text
 from scoring.models import Game
 from scoring.selectors.history import (
     Event,
@@ -62,7 +63,10 @@ def _match_event(record: Any, previous: Any, names: Names) -> Event | None:
         else:
             whats.append(
                 _("Forfeit: %(side)s. Reason: %(reason)s")
-                % {"side": Match.Forfeit(record.forfeit).label, "reason": record.forfeit_reason}
+                % {
+                    "side": Match.Forfeit(record.forfeit).label,
+                    "reason": forfeit_reason_text(record.forfeit_reason),
+                }
             )
     if "lineup" in changed:
         whats.append(_("Lineup set") if not previous.lineup else _("Lineup changed"))

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.db.models import Q
 
+from scoring.forfeit_words import forfeit_reason_stored
 from scoring.models import Game
 from scoring.rules import Forfeit, RuleViolation
 from scoring.selectors.results import holds_result
@@ -318,13 +319,14 @@ def forfeit_reason_short(
     short: Sequence[Forfeit],
 ) -> str:
     """Why the `short` sides (`Forfeit.HOME`, `Forfeit.AWAY`) forfeit: "fewer than 3
-    koppels (home 2)"."""
+    koppels (home 2)", stored as data and worded on the page (`scoring.forfeit_words`)."""
     counts = {
         Forfeit.HOME: sum(t is not None for t in home_teams),
         Forfeit.AWAY: sum(t is not None for t in away_teams),
     }
-    details = ", ".join(f"{side} {counts[side]}" for side in short)
-    return f"fewer than {competition.min_koppels} koppels ({details})"
+    return forfeit_reason_stored(
+        competition.min_koppels, {str(side): counts[side] for side in short}
+    )
 
 
 def forfeit_check(side: str, reason: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
+from scoring.forfeit_words import forfeit_reason_text
 from scoring.forms.sheet import MatchTotalsForm
 from scoring.models import Game
 from scoring.selectors.matches import MatchMovement, match_movement, match_sittings
@@ -64,7 +65,7 @@ def match_adjustment_lines(
                 entry=sides.get((match_id, a.entry_id)) or fetched.get(a.entry_id),
                 kind=a.kind,
                 points=a.points,
-                reason=a.reason,
+                reason=forfeit_reason_text(a.reason),
                 match=by_id.get(match_id),
             )
             for a in rows

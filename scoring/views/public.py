@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.forfeit_words import forfeit_reason_text
 from scoring.models import Game
 from scoring.selectors.highlights import match_top_koppels, matchday_highlights
 from scoring.selectors.live import (
@@ -107,7 +108,7 @@ def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
             entry=entries.get(adjustment.entry_id),
             kind=adjustment.kind,
             points=adjustment.points,
-            reason=adjustment.reason,
+            reason=forfeit_reason_text(adjustment.reason),
             match=matches.get(adjustment.match_id) if adjustment.match_id else None,
         )
         for adjustment in adjustments
