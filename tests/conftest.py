@@ -144,12 +144,16 @@ def _fast_password_hasher() -> Any:
 def compile_translations() -> None:
     """Compile the Dutch catalogue (the .mo is build output) if it is missing or older than
     the .po."""
+    import gettext as gettext_module
+
     from django.utils.translation import trans_real
 
     from troefclub.i18n import catalogues_compile
 
     if catalogues_compile():
-        # Anything loaded before the .mo existed is stale (private caches, hence the ignores).
+        # Anything loaded before the .mo existed is stale (private caches, hence the ignores);
+        # the standard library's gettext keeps its own copy of each .mo file it read.
+        gettext_module._translations.clear()  # type: ignore[attr-defined]
         trans_real._translations.clear()  # type: ignore[attr-defined]
         trans_real._default = None  # type: ignore[attr-defined]
 

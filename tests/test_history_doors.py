@@ -437,3 +437,31 @@ def test_a_version_restored_in_the_admin_is_saved_and_is_one_history_row(
     assert game.table == 1
     assert own_rows(game) == before + 1
     assert game.history.latest().table == 1
+
+
+def _said(response: Any) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_the_pages_say_nothing_changed_when_nothing_was_written(director_client: Client) -> None:
+    """A correction saved as it was, or a forfeit saved again, is not "corrected" or
+    "recorded": nothing was written, and the page says so (issue 19's tester)."""
+    game, rnd = _game_with_rounds()
+    data = {"result": "gewone_winst", "side": "b", "caller": "", "seen": round_seen(rnd.pk)}
+    page = director_client.post(
+        game_url("round_edit", game, round_id=rnd.pk), data, follow=True, HTTP_ACCEPT_LANGUAGE="nl"
+    )
+    assert _said(page) == ["Niets gewijzigd: ronde 2 is zoals hij was."]
+
+    match = _forfeited_club_match()
+    url = reverse(
+        "match_manage", kwargs={"slug": match.matchday.competition.slug, "match_id": match.pk}
+    )
+    again = {
+        "action": "forfeit",
+        "forfeit-side": "home",
+        "forfeit-reason": "No show",
+        "forfeit-seen": match_token_now(match_id=match.pk),
+    }
+    page = director_client.post(url, again, follow=True, HTTP_ACCEPT_LANGUAGE="nl")
+    assert _said(page) == ["Niets gewijzigd: de walk-over is zoals die was."]

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.forfeit_words import forfeit_reason_text
 from scoring.forms.match import ClubLineupForm, ForfeitForm
 from scoring.forms.sheet import MatchTotalsForm
 from scoring.models import Game
@@ -156,7 +157,7 @@ def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
                 text += " " + capped_text(movement)
             if saved.forfeit:
                 text += " " + _("The match is forfeited: %(reason)s") % {
-                    "reason": saved.forfeit_reason
+                    "reason": forfeit_reason_text(saved.forfeit_reason)
                 }
             return _match_done(request, match, text)
     return _match_response(request, match, status=422, lineup_form=form)
@@ -177,11 +178,12 @@ def _forfeit(request: HtmxHttpRequest, match: Match) -> HttpResponse:
                 return _match_changed(request, match, exc)
             form.add_error(None, rule_message(exc))
         else:
-            text = (
-                _("Forfeit recorded: %(side)s.") % {"side": saved.get_forfeit_display()}
-                if saved.forfeit
-                else _("Forfeit lifted.")
-            )
+            if (saved.forfeit, saved.forfeit_reason) == (match.forfeit, match.forfeit_reason):
+                text = _("Nothing changed: the forfeit is as it was.")  # nothing was written
+            elif saved.forfeit:
+                text = _("Forfeit recorded: %(side)s.") % {"side": saved.get_forfeit_display()}
+            else:
+                text = _("Forfeit lifted.")
             return _match_done(request, match, text)
     return _match_response(request, match, status=422, forfeit_form=form)
 

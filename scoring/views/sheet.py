@@ -382,11 +382,17 @@ def round_edit(request: HtmxHttpRequest, game: Game, round_id: int) -> HttpRespo
                     request, template, {**context, "form": now}, partial="form", status=422
                 )
         else:
-            messages.success(
-                request,
-                _("Round %(number)s corrected: %(summary)s")
-                % {"number": fixed.number, "summary": round_summary(fixed, game)},
-            )
+            if fixed.token == rnd.token:  # saved as it was: the service wrote nothing
+                messages.info(
+                    request,
+                    _("Nothing changed: round %(number)s is as it was.") % {"number": fixed.number},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("Round %(number)s corrected: %(summary)s")
+                    % {"number": fixed.number, "summary": round_summary(fixed, game)},
+                )
             competition = game.match.matchday.competition
             return redirect("game_sheet", slug=competition.slug, game_id=game.pk)
     return render_page(request, template, {**context, "form": form}, partial="form", status=422)
