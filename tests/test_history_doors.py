@@ -465,3 +465,12 @@ def test_the_pages_say_nothing_changed_when_nothing_was_written(director_client:
     }
     page = director_client.post(url, again, follow=True, HTTP_ACCEPT_LANGUAGE="nl")
     assert _said(page) == ["Niets gewijzigd: de walk-over is zoals die was."]
+
+
+def test_an_entry_saved_as_shown_in_the_admin_logs_nothing(admin_client: Client) -> None:
+    """The entry's admin saves through services of its own (`save_model`): saved as shown
+    it wrote nothing, and now logs nothing either ("No fields changed" was logged)."""
+    entry = TeamEntryFactory.create()
+    rows, logged = history_rows(), LogEntry.objects.count()
+    _posted(save_as_shown(admin_client, entry))
+    assert (history_rows(), LogEntry.objects.count()) == (rows, logged)

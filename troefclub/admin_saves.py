@@ -43,12 +43,18 @@ def stored_as(obj: Model) -> bool:
     return stored is not None and all(stored[name] == getattr(obj, name) for name in names)
 
 
+def not_saved(obj: Model) -> None:
+    """Mark `obj` as left unsaved by a `save_model` of its own (one that calls services and
+    not the mixin's): its change page changed nothing, so nothing is logged either."""
+    setattr(obj, _NOT_SAVED, True)
+
+
 class UnchangedSaveMixin:
     """For a `ModelAdmin`; see the module docstring."""
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if change and not form.has_changed() and stored_as(obj):
-            setattr(obj, _NOT_SAVED, True)
+            not_saved(obj)
             return
         if change:
             history_hold(obj)

@@ -31,6 +31,7 @@ from tournaments.services.entries import (
 )
 from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
+from troefclub.admin_saves import not_saved
 from troefclub.rule_messages import rule_message
 
 
@@ -286,6 +287,7 @@ class EntryAdmin(AdminInputMixin, DeletedByServiceAdmin):
                 player_2_club_id=obj.player_2_club_id,
             )
         else:
+            not_saved(obj)  # nothing of the entry changed: no service, no log entry
             return
         obj.pk = saved.pk
         obj.player_1_club_id, obj.player_2_club_id = saved.player_1_club_id, saved.player_2_club_id
