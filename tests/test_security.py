@@ -29,6 +29,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from tests.factories import CompetitionFactory, UserFactory
+from tests.settings_env import settings_in_subprocess
 from troefclub.auth import client_ip
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -265,29 +266,6 @@ def test_check_deploy_fails_without_them(tmp_path):
     assert result.returncode != 0
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in result.stderr
-
-
-def settings_in_subprocess(names: list[str], **env: str) -> dict[str, str]:
-    code = (
-        "import django; from django.conf import settings; django.setup(); "
-        f"print('\\n'.join(f'{{n}}={{getattr(settings, n, None)!r}}' for n in {names!r}))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=BASE_DIR,
-        env={
-            "PATH": os.environ["PATH"],
-            "DJANGO_SETTINGS_MODULE": "troefclub.settings",
-            "SECRET_KEY": "x" * 50,
-            **env,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return dict(line.split("=", 1) for line in result.stdout.splitlines())
 
 
 def test_hsts_options_come_from_the_environment():

@@ -3,39 +3,17 @@ DATABASE_JIT=true (a plan over `jit_above_cost` spent 0.1-1.7 s compiling a 25 m
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 from django.db import connection
 
-from tests.paths import REPO_ROOT
-
-CODE = (
-    "import json; from django.conf import settings; "
-    "print(json.dumps(settings.DATABASES['default'].get('OPTIONS', {})))"
-)
+from tests.settings_env import settings_json
 
 
 def _options(**env: str) -> dict[str, object]:
     """The default database's OPTIONS as settings make them with `env` (no connection)."""
-    done = subprocess.run(
-        [sys.executable, "-c", CODE],
-        cwd=REPO_ROOT,
-        env={
-            "PATH": os.environ["PATH"],
-            "DJANGO_SETTINGS_MODULE": "troefclub.settings",
-            "SECRET_KEY": "x" * 50,
-            **env,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
+    options: dict[str, object] = settings_json(
+        "settings.DATABASES['default'].get('OPTIONS', {})", **env
     )
-    options: dict[str, object] = json.loads(done.stdout)
     return options
 
 

@@ -27,7 +27,7 @@ from scoring.models import GameLink
 from scoring.services.table import game_link_revoke, game_links_ensure
 from tests.factories import GameFactory
 from tests.seen import next_round
-from tests.test_security import settings_in_subprocess
+from tests.settings_env import settings_in_subprocess
 from troefclub import secret_links
 from troefclub.secret_links import PROOF_COOKIE
 
