@@ -58,6 +58,7 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
         )
         for by in ("player", "koppel", "club")
     },
+    "ratings page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
@@ -245,9 +246,14 @@ def _bench(
             for page, url in urls.items():
                 runs = measures.page_runs(url, repeat=repeat)
                 ratio = None
-                if page in ("matchday", "match", "player", "koppel", "club") or page.startswith(
-                    "season ranking"
-                ):
+                if page in (
+                    "matchday",
+                    "match",
+                    "player",
+                    "koppel",
+                    "club",
+                    "ratings",
+                ) or page.startswith("season ranking"):
                     smallest_pages.setdefault(page, runs.median)
                     ratio = runs.median / smallest_pages[page]
                 rows.append(_row(f"{page} page", koppels, runs, ratio=ratio, note=url))

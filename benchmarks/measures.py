@@ -512,7 +512,7 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
 def page_urls(competition: Competition) -> dict[str, str]:
     """The public pages of issue 7's table: standings, a matchday (the middle one), a match
     of it and its game; and issue 20's season rankings of the competition's season, by
-    player, koppel and club."""
+    player, koppel and club, and the ratings list."""
     number = max(1, (competition.matchdays.count() + 1) // 2)
     matchday = competition.matchdays.get(number=number)
     match = matchday.matches.order_by("pk").first()
@@ -532,6 +532,7 @@ def page_urls(competition: Competition) -> dict[str, str]:
             + f"?by={by}"
             for by in ("player", "koppel", "club")
         },
+        "ratings": reverse("rating_list"),
     }
 
 
