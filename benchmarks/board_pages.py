@@ -61,7 +61,7 @@ def director_client(competition: Competition) -> Client:
 
 def poll_url(html: str, element: str) -> str:
     """The URL the live element `#element` of a page polls (its `hx-get`)."""
-    found = re.search(rf'<div id="{element}"[^>]*?hx-get="([^"]+)"', html, re.S)
+    found = re.search(rf'id="{element}(?:-poll)?"[^>]*?hx-get="([^"]+)"', html, re.S)
     if not found:
         raise RuntimeError(f"#{element} does not poll")
     return unescape(found.group(1))
