@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
+from typing import Any
 
 from django.db.models import Exists, F, Func, OuterRef, QuerySet, Subquery
 from django.utils import timezone
@@ -30,8 +31,8 @@ from troefclub.live import live_version
 
 MINUTE = "%Y%m%d%H%M"
 # What `board_index` reads of a game: its table state (`_table_state`) and place.
-INDEX_FIELDS = ("match_id", "sitting", "table", "status", "confirmed_at", "total_a", "score_a")
-INDEX_FIELDS += ("score_b",)
+INDEX_FIELDS: tuple[str, ...] = ("match_id", "sitting", "table", "status", "confirmed_at")
+INDEX_FIELDS += ("total_a", "score_a", "score_b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ def _newest_history(model: type, **lookup: object) -> Subquery:
     )
 
 
-def _max(rows: QuerySet, field: str) -> Subquery:  # type: ignore[type-arg]
+def _max(rows: QuerySet, field: str) -> Subquery:
     return Subquery(
         rows.order_by().annotate(newest=Func(F(field), function="MAX")).values("newest")[:1]
     )
@@ -139,7 +140,7 @@ def board_changed_games(*, matchday: Matchday, since: BoardStamp) -> set[int]:
     """The ids of `matchday`'s games with a game, round or dispute history row newer than
     `since`'s: the tables a poll holding `since` must be sent again. One query (the
     history rows since, by their primary key: a poll's few)."""
-    history = {model: model.history.model for model in (Game, Round, GameDispute)}  # type: ignore[attr-defined]
+    history = {model: model.history.model for model in (Game, Round, GameDispute)}
     games = (
         history[Game]
         .objects.filter(history_id__gt=since.game, match__matchday=matchday)
@@ -232,7 +233,7 @@ def board_index(*, matchday: Matchday) -> BoardIndex:
     matches = (
         with_table_shown(Match.objects.filter(matchday=matchday))
         .order_by("table_shown", "pk")
-        .values_list("pk", "table", "table_shown", "forfeit", "total_home", "total_away")
+        .values_list("pk", "table", "table_shown", "forfeit", "total_home", "total_away")  # type: ignore[misc]
     )
     games = (
         Game.objects.filter(match__matchday=matchday)
@@ -245,7 +246,7 @@ def board_index(*, matchday: Matchday) -> BoardIndex:
             ),
         )
     )
-    by_match: dict[int, list[Game]] = {}
+    by_match: dict[int, list[Any]] = {}
     for game in games:
         by_match.setdefault(game.match_id, []).append(game)
     entries: list[BoardEntry] = []

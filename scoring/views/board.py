@@ -296,6 +296,7 @@ def hall_display(request: HttpRequest, slug: str) -> HttpResponse:
     same_day = matchday is not None and held_board.partition(":")[0] == str(matchday.pk)
     if (
         asked
+        and matchday is not None
         and board is not None
         and stamp is not None
         and not board.clubs
