@@ -177,16 +177,31 @@ def board_version(board: MatchdayBoard, *, minute: datetime) -> str:
     return live_version(tables, [bye.pk for bye in board.byes], minute.strftime("%Y%m%d%H%M"))
 
 
-def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:
+def table_state(
+    *, over: bool, confirmed: bool, started: bool, confirming: bool, disputed: bool
+) -> TableState:
+    """The state of a game's table: `over` (not open), `confirmed` (a confirmation
+    stored), `started` (a round, totals or points entered), whether the competition is
+    `confirming` results and whether the game is `disputed` (an open dispute)."""
     if disputed:
         return TableState.DISPUTED
-    if game.is_over:
-        if confirming and game.confirmed_at is None:
+    if over:
+        if confirming and not confirmed:
             return TableState.AWAITING
         return TableState.FINISHED
-    if rounds or game.by_totals or game.score_a or game.score_b:
+    if started:
         return TableState.PLAYING
     return TableState.NOT_STARTED
+
+
+def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:
+    return table_state(
+        over=game.is_over,
+        confirmed=game.confirmed_at is not None,
+        started=bool(rounds or game.by_totals or game.score_a or game.score_b),
+        confirming=confirming,
+        disputed=disputed,
+    )
 
 
 def _board_games(matchday: Matchday, match_ids: list[int] | None) -> dict[int, list[Game]]:

@@ -24,15 +24,12 @@ from django.db.models import Exists, F, Func, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from scoring.models import Game, GameDispute, GameLink, Round
-from scoring.selectors.board import TABLE_GROUPS, BoardCounts, TableState, _table_state
+from scoring.selectors.board import TABLE_GROUPS, BoardCounts, TableState, table_state
 from scoring.selectors.schedule import with_table_shown
 from tournaments.models import Bye, Competition, Match, Matchday
 from troefclub.live import live_version
 
 MINUTE = "%Y%m%d%H%M"
-# What `board_index` reads of a game: its table state (`_table_state`) and place.
-INDEX_FIELDS: tuple[str, ...] = ("match_id", "sitting", "table", "status", "confirmed_at")
-INDEX_FIELDS += ("total_a", "score_a", "score_b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,17 +235,29 @@ def board_index(*, matchday: Matchday) -> BoardIndex:
     games = (
         Game.objects.filter(match__matchday=matchday)
         .order_by("match_id", "sitting", "table")
-        .only(*INDEX_FIELDS)
         .annotate(
             has_round=Exists(Round.objects.filter(game=OuterRef("pk"))),
             disputed=Exists(
                 GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
             ),
         )
+        .values_list(
+            "match_id",
+            "pk",
+            "table",
+            "status",
+            "confirmed_at",
+            "total_a",
+            "score_a",
+            "score_b",
+            "has_round",
+            "disputed",
+        )  # fmt: skip
     )
-    by_match: dict[int, list[Any]] = {}
-    for game in games:
-        by_match.setdefault(game.match_id, []).append(game)
+    # Plain rows, no models: at 500 tables a matchday, building them is most of the time.
+    by_match: dict[int, list[tuple[Any, ...]]] = {}
+    for row in games:
+        by_match.setdefault(row[0], []).append(row)
     entries: list[BoardEntry] = []
     for pk, table, shown, forfeit, total_home, total_away in matches:
         of_match = by_match.get(pk, [])
@@ -257,15 +266,28 @@ def board_index(*, matchday: Matchday) -> BoardIndex:
             group = TableState.FINISHED.value if decided else TableState.NOT_STARTED.value
             entries.append(BoardEntry(pk, None, shown, group))
             continue
-        for game in of_match:
-            state = _table_state(
-                game,
+        for (
+            _match,
+            game,
+            number,
+            status,
+            confirmed_at,
+            total_a,
+            a,
+            b,
+            has_round,
+            disputed,
+        ) in of_match:
+            state = table_state(
+                over=status != Game.Status.OPEN,
+                confirmed=confirmed_at is not None,
+                started=bool(has_round or total_a is not None or a or b),
                 confirming=confirming,
-                disputed=bool(getattr(game, "disputed", False)),
-                rounds=int(bool(getattr(game, "has_round", False))),
+                disputed=disputed,
             )
-            number = game.table if clubs else (table or game.table)
-            entries.append(BoardEntry(pk, game.pk, number, state.group))
+            entries.append(
+                BoardEntry(pk, game, number if clubs else (table or number), state.group)
+            )
     groups = {key: 0 for key in TABLE_GROUPS}
     for entry in entries:
         groups[entry.group] += 1
