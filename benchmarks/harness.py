@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from benchmarks import measures, profile_pages
+from benchmarks import board_pages, measures, profile_pages
 from benchmarks.generate import SEED, Size, document_path
 from benchmarks.measures import Runs
 from tournaments.models import Competition
@@ -59,6 +59,22 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
         for by in ("player", "koppel", "club")
     },
     "ratings page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    # Issue 20: the director's board and the hall display, paged, their polls sending only
+    # what changed (benchmarks/board_pages.py).
+    "board page": (
+        "≤ 2× the smallest size, ≤ 100 KB",
+        lambda r: _at_most(r["ratio"], 2) is not False and (r["bytes"] or 0) <= 100_000,
+    ),
+    "board unchanged poll": ("≤ 20 ms", lambda r: _at_most(r["median_s"], 0.020)),
+    "board changed poll": (
+        "≤ 2× the smallest size, ≤ 20 KB",
+        lambda r: _at_most(r["ratio"], 2) is not False and (r["bytes"] or 0) <= 20_000,
+    ),
+    "hall display": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "hall display poll": (
+        "≤ 2× the smallest size, ≤ 20 KB",
+        lambda r: _at_most(r["ratio"], 2) is not False and (r["bytes"] or 0) <= 20_000,
+    ),
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
@@ -257,6 +273,10 @@ def _bench(
                     smallest_pages.setdefault(page, runs.median)
                     ratio = runs.median / smallest_pages[page]
                 rows.append(_row(f"{page} page", koppels, runs, ratio=ratio, note=url))
+            for name, (url, runs) in board_pages.board_runs(competition, repeat=repeat).items():
+                smallest_pages.setdefault(name, runs.median)
+                ratio = runs.median / smallest_pages[name]
+                rows.append(_row(name, koppels, runs, ratio=ratio, note=url))
         if "round" in only:
             say(f"{size.label}: one round → fresh standings")
             runs = measures.round_refresh_runs(competition, repeat=repeat, seed=seed)

@@ -106,9 +106,10 @@ BUDGETS: dict[str, Page] = {
     "round_delete": Page(12, True, _round),
     "game_history": Page(13, True, _game),
     "match_history": Page(12, True, _match),
-    # The director's live board of a matchday and the hall display (public).
-    "matchday_board": Page(10, True, _matchday),
-    "hall_display": Page(8, False, _slug),
+    # The director's live board of a matchday and the hall display (public); each reads its
+    # poll's stamp and the matchday's table index (three queries) to show one page.
+    "matchday_board": Page(13, True, _matchday),
+    "hall_display": Page(11, False, _slug),
     # Scoring at the table: the table's phone page (no account), the director's link page
     # and queue.
     "table_sheet": Page(8, False, _table),

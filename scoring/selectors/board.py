@@ -5,6 +5,7 @@ and state, grouped by match and sitting, and the version a poll compares.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -176,27 +177,44 @@ def board_version(board: MatchdayBoard, *, minute: datetime) -> str:
     return live_version(tables, [bye.pk for bye in board.byes], minute.strftime("%Y%m%d%H%M"))
 
 
-def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:
+def table_state(
+    *, over: bool, confirmed: bool, started: bool, confirming: bool, disputed: bool
+) -> TableState:
+    """The state of a game's table: `over` (not open), `confirmed` (a confirmation
+    stored), `started` (a round, totals or points entered), whether the competition is
+    `confirming` results and whether the game is `disputed` (an open dispute)."""
     if disputed:
         return TableState.DISPUTED
-    if game.is_over:
-        if confirming and game.confirmed_at is None:
+    if over:
+        if confirming and not confirmed:
             return TableState.AWAITING
         return TableState.FINISHED
-    if rounds or game.by_totals or game.score_a or game.score_b:
+    if started:
         return TableState.PLAYING
     return TableState.NOT_STARTED
 
 
-def _board_games(matchday: Matchday) -> dict[int, list[Game]]:
-    """The matchday's games by match id, by sitting and table, with their koppels' names
-    and, annotated: `round_count`, `last_round_at`, `disputed` (an open dispute) and
-    `linked` (an active table link). One query; the annotations are correlated subqueries
-    on indexed columns, a few rows each."""
+def _table_state(game: Game, *, confirming: bool, disputed: bool, rounds: int) -> TableState:
+    return table_state(
+        over=game.is_over,
+        confirmed=game.confirmed_at is not None,
+        started=bool(rounds or game.by_totals or game.score_a or game.score_b),
+        confirming=confirming,
+        disputed=disputed,
+    )
+
+
+def _board_games(matchday: Matchday, match_ids: list[int] | None) -> dict[int, list[Game]]:
+    """The matchday's games (only those of `match_ids` when given) by match id, by sitting
+    and table, with their koppels' names and, annotated: `round_count`, `last_round_at`,
+    `disputed` (an open dispute) and `linked` (an active table link). One query; the
+    annotations are correlated subqueries on indexed columns, a few rows each."""
     rounds = Round.objects.filter(game=OuterRef("pk")).order_by().values("game")
+    wanted = Game.objects.filter(match__matchday=matchday)
+    if match_ids is not None:
+        wanted = wanted.filter(match_id__in=match_ids)
     games = (
-        Game.objects.filter(match__matchday=matchday)
-        .select_related(*(f"team_{side}__{join}" for side in "ab" for join in TEAM_JOINS))
+        wanted.select_related(*(f"team_{side}__{join}" for side in "ab" for join in TEAM_JOINS))
         .annotate(
             round_count=Coalesce(Subquery(rounds.annotate(n=Count("pk")).values("n")), 0),
             last_round_at=Subquery(rounds.annotate(last=Max("recorded_at")).values("last")),
@@ -283,24 +301,26 @@ def _board_match(
     return BoardMatch(match, score, shown, sittings)
 
 
-def matchday_board(*, matchday: Matchday) -> MatchdayBoard:
+def matchday_board(*, matchday: Matchday, match_ids: Sequence[int] | None = None) -> MatchdayBoard:
     """Every table of `matchday` with its state (`TableState`), koppels and score, grouped
     by match and sitting, its byes, and how many tables are in each state.
 
-    Five queries whatever the size of the matchday: the matches with their entries' names,
-    their games with the koppels' names (`_board_games`), their scores (two,
-    `competition_match_scores`) and the byes. `matchday.competition` must be joined.
+    `match_ids` narrows it to those matches of the matchday (a page of the board,
+    `scoring.selectors.board_live`): their tables only, counted only. Five queries whatever
+    the size of the matchday: the matches with their entries' names, their games with the
+    koppels' names (`_board_games`), their scores (two, `competition_match_scores`) and
+    the byes. `matchday.competition` must be joined.
     """
     competition = matchday.competition
     clubs = competition.kind == Competition.Kind.CLUBS
     joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
-    matches = list(
-        with_table_shown(Match.objects.filter(matchday=matchday))
-        .select_related(*joins)
-        .order_by("table_shown", "pk")
-    )
-    games = _board_games(matchday)
-    scores = competition_match_scores(competition=competition, matchday=matchday)
+    wanted = None if match_ids is None else list(match_ids)
+    rows = Match.objects.filter(matchday=matchday)
+    if wanted is not None:
+        rows = rows.filter(pk__in=wanted)
+    matches = list(with_table_shown(rows).select_related(*joins).order_by("table_shown", "pk"))
+    games = _board_games(matchday, wanted)
+    scores = competition_match_scores(competition=competition, matchday=matchday, match_ids=wanted)
     confirming = competition.confirmation_required
     board_matches = [
         _board_match(

@@ -29,6 +29,7 @@
     pages: {}, // view -> list of pages, each a list of items
     columns: {}, // view -> columns of its list (CSS --cols)
     timer: null,
+    part: null, // the part of the tables on screen (data-part)
 
     root: function () {
       return document.querySelector("[data-display]");
@@ -135,6 +136,13 @@
         return;
       }
       var self = this;
+      // Another part of the tables came: its first page.
+      var part = root.getAttribute("data-part");
+      if (this.part !== null && part !== this.part) {
+        this.view = "pairings";
+        this.page = 0;
+      }
+      this.part = part;
       VIEWS.forEach(function (view) {
         self.pages[view] = self.paginate(root, view);
       });
@@ -142,7 +150,9 @@
       this.clock();
     },
 
-    // The next page of this view, else the first page of the next view.
+    // The next page of this view, else the first page of the next view. At league size
+    // the server sends the tables a part at a time (data-part of data-parts): past the
+    // last page of a part comes the next part, and the standings only after the last.
     turn: function (step) {
       var root = this.root();
       if (!root) {
@@ -150,6 +160,19 @@
       }
       var views = this.views(root);
       var pages = (this.pages[this.view] || [[]]).length;
+      var part = parseInt(root.getAttribute("data-part"), 10) || 1;
+      var parts = parseInt(root.getAttribute("data-parts"), 10) || 1;
+      if (step > 0 && this.page + step >= pages) {
+        var following = views[(views.indexOf(this.view) + 1) % views.length];
+        if (this.view === "pairings" && part < parts) {
+          this.loadPart(root, part + 1);
+          return;
+        }
+        if (following === "pairings" && part !== 1) {
+          this.loadPart(root, 1);
+          return;
+        }
+      }
       this.page += step;
       if (this.page >= pages || this.page < 0) {
         var next = (views.indexOf(this.view) + (step > 0 ? 1 : views.length - 1)) % views.length;
@@ -157,6 +180,19 @@
         this.page = step > 0 ? 0 : (this.pages[this.view] || [[]]).length - 1;
       }
       this.show();
+    },
+
+    // Ask for part `part` of the tables (the whole screen, as a poll's full answer); the
+    // screen stays as it is until it comes (`refresh` then shows its first page).
+    loadPart: function (root, part) {
+      var url = new URL(window.location.href);
+      url.searchParams.set("part", String(part));
+      url.searchParams.delete("v");
+      window.htmx.ajax("GET", url.pathname + url.search, {
+        source: root,
+        target: root,
+        swap: "outerHTML",
+      });
     },
 
     clock: function () {

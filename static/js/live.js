@@ -62,7 +62,7 @@
   // "other result" of a round). It is dropped; the next poll, once they are done, brings it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = livePoll(event);
-    if (live && event.detail.elt === live && typingIn(live)) {
+    if (live && live.contains(event.detail.elt) && typingIn(live)) {
       event.detail.shouldSwap = false;
     }
   });

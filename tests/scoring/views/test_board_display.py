@@ -31,6 +31,7 @@ from scoring.models import Game, GameDispute
 from scoring.selectors import board as board_selectors
 from scoring.selectors import standings as standings_selectors
 from scoring.selectors.board import TableState
+from scoring.selectors.board_live import board_stamp
 from scoring.selectors.standings_inputs import competition_standings_inputs
 from scoring.services.lineups import club_match_lineup_set
 from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
@@ -138,6 +139,25 @@ def board_url(evening: Evening, **query: str) -> str:
 
 def display_url(competition: Competition, query: str = "") -> str:
     return reverse("hall_display", kwargs={"slug": competition.slug}) + query
+
+
+def fixed_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's stamp of one minute whatever the clock says: no minute turns between
+    two requests of a test (the quiet-table marks move with it)."""
+    fixed = datetime.datetime(2026, 10, 2, 20, 15, tzinfo=datetime.UTC)
+    original = board_stamp
+
+    def stamp(*, matchday: Matchday, minute: datetime.datetime | None) -> Any:
+        return original(matchday=matchday, minute=fixed if minute is not None else None)
+
+    assert patch_everywhere(monkeypatch, original, stamp)
+
+
+def poll_of(html: str, element: str) -> str:
+    """The URL the page's live element `element` polls (its poll's `hx-get`)."""
+    found = re.search(rf'id="{element}-poll"[^>]*?hx-get="([^"]+)"', html)
+    assert found is not None, f"#{element} does not poll"
+    return found.group(1).replace("&amp;", "&")
 
 
 def states_shown(html: str) -> dict[int, str]:
@@ -372,23 +392,12 @@ def test_the_board_poll_answers_with_the_board_only(client, evening, director):
 
 def test_an_unchanged_board_answers_its_poll_with_nothing(client, evening, director, monkeypatch):
     """The poll sends back the version of the board it shows: unchanged, the answer is a
-    204 (nothing sent, nothing swapped; 620 KB a poll saved at 500 tables); a round saved
-    meanwhile, and the whole board comes back with the new score."""
-    import datetime
-    import re
-
-    from scoring.selectors.board import board_version
-    from tests.patching import patch_everywhere
-
-    minute = datetime.datetime(2026, 10, 2, 20, 15, tzinfo=datetime.UTC)  # no minute turns
-    assert patch_everywhere(
-        monkeypatch, board_version, lambda board, **_: board_version(board, minute=minute)
-    )
+    204 (nothing sent, nothing swapped); a round saved meanwhile, and the poll comes back
+    with what changed (tests/scoring/views/test_board_polls.py says what)."""
+    fixed_minute(monkeypatch)
     client.force_login(director)
     page = client.get(board_url(evening)).content.decode()
-    poll = re.search(r'hx-get="([^"]*board[^"]*)"', page)  # not the search box's
-    assert poll is not None
-    url = poll.group(1).replace("&amp;", "&")
+    url = poll_of(page, "board")
     assert "v=" in url
 
     assert client.get(url, **HTMX).status_code == 204
@@ -398,7 +407,7 @@ def test_an_unchanged_board_answers_its_poll_with_nothing(client, evening, direc
     round_record(game_id=playing.pk, expected_number=2, result="kap", side="b")
     fresh = client.get(url, **HTMX)
     assert fresh.status_code == 200
-    assert fresh.content.decode().lstrip().startswith('<div id="board"')
+    assert f'id="board-table-{playing.pk}" hx-swap-oob="true"' in fresh.content.decode()
 
 
 def test_the_board_takes_only_get(client, evening, director):
@@ -416,7 +425,7 @@ def test_the_display_is_public_and_polls_its_partial(client, evening):
     assert "<script>" not in html and "style=" not in html  # the CSP allows neither
     partial = client.get(url, **HTMX).content.decode()
     assert "<html" not in partial and partial.lstrip().startswith('<div id="display"')
-    assert 'hx-get="' + url + '"' in partial
+    assert 'hx-get="' + url + "?v=" in partial
 
 
 def test_the_display_of_an_unknown_competition_is_a_404(client):
@@ -559,9 +568,10 @@ def queries(client: Client, url: str, **headers: Any) -> int:
     return len(captured.captured_queries)
 
 
-# The most each page may make (sessions and the director's permissions included).
-BOARD_BUDGET = 11
-DISPLAY_BUDGET = 8
+# The most each page may make (sessions and the director's permissions included): the
+# poll's stamp (one query), the matchday's table index (two) and one page's board.
+BOARD_BUDGET = 13
+DISPLAY_BUDGET = 11
 
 
 # Every variant of both pages: (name, url of an evening, htmx).
