@@ -58,3 +58,8 @@ def test_the_match_page_and_its_history_say_it_in_dutch(director_client, refresh
         text = page.content.decode()
         assert "minder dan 3 koppels (thuis 2, uit 1)" in text, name
         assert "fewer than" not in text, name
+    board = director_client.get(
+        reverse("matchday_board", kwargs={"slug": slug, "number": match.matchday.number}),
+        HTTP_ACCEPT_LANGUAGE="nl",
+    )
+    assert "minder dan 3 koppels (thuis 2, uit 1)" in board.content.decode()
