@@ -18,8 +18,9 @@ entries, squads, matchdays, byes and matches are made. It works in two passes:
    and forfeits, deductions. PostgreSQL gets `COPY` (game and deduction ids taken from the
    tables' sequences first, so their history rows can name them), SQLite one
    `executemany`; the rounds' history is copied from the rounds by the database (one
-   INSERT … SELECT). The database triggers and constraints fire for every row as they do
-   for single inserts. A large import on PostgreSQL first runs ANALYZE on the tables the
+   INSERT … SELECT). The database's constraints check every row; its places triggers
+   check every statement's rows at once on PostgreSQL (statement triggers, issue 20), every
+   row on SQLite. A large import on PostgreSQL first runs ANALYZE on the matches the
    games' trigger reads (`_statistics_update`).
 
 The stored rows, history included, are what the services' path stored: a game's history
@@ -441,17 +442,17 @@ def _ids_reserve(model: type[models.Model], count: int) -> list[int]:
 
 
 def _statistics_update() -> None:
-    """ANALYZE the tables the games' insert trigger reads (PostgreSQL).
+    """ANALYZE the matches before the games are written (PostgreSQL).
 
-    The trigger (scoring/migrations/0003_game_places.py) looks for a koppel's other game in
-    the sitting of the matchday. Without statistics that know the import's new matchdays,
-    the planner expects one match a matchday and walks all of them for every game: at 500
-    games a matchday that made the insert of 7,500 games take 10 s instead of 1 s. The
-    usual advice after a bulk load; it sees the rows this transaction inserted.
+    The games' insert trigger (scoring/migrations/0011_game_places_checked_per_statement.py)
+    reads the matches of the new games' matchdays: statistics that know the import's new
+    matchdays let the planner read them by matchday. The games themselves are not
+    analysed: this import's are not written yet, and statistics taken now would say the
+    table is empty (or, after a rolled-back import, that its pages hold no rows), which
+    the trigger's plans would then believe.
     """
     with connection.cursor() as cursor:
-        for model in (Match, Game):
-            cursor.execute(f"ANALYZE {connection.ops.quote_name(model._meta.db_table)}")
+        cursor.execute(f"ANALYZE {connection.ops.quote_name(Match._meta.db_table)}")
 
 
 def _rows_insert(table: _Table) -> None:

@@ -164,6 +164,59 @@ def test_a_koppel_plays_one_game_a_sitting_of_a_club_matchday():
     Game.objects.create(match=first, sitting=2, team_a=game.team_a, team_b=game.team_b)
 
 
+def test_clashes_within_one_bulk_insert_are_refused(matchday):
+    """PostgreSQL checks an insert statement's rows together (issue 20: an import's COPY is
+    one statement): rows that clash only with each other are refused as single ones are."""
+    a, b, c = entries(matchday, 3)
+    refused(
+        "entry_twice_on_matchday",
+        lambda: Match.objects.bulk_create(
+            [Match(matchday=matchday, home=a, away=b), Match(matchday=matchday, home=c, away=a)]
+        ),
+    )
+    match = Match.objects.create(matchday=matchday, home=a, away=b)
+    assert a.team is not None and b.team is not None
+    refused(
+        "pairs_match_one_game",
+        lambda: Game.objects.bulk_create(
+            [
+                Game(match=match, table=1, team_a=a.team, team_b=b.team),
+                Game(match=match, table=2, team_a=b.team, team_b=a.team),
+            ]
+        ),
+    )
+    competition = CompetitionFactory.create(kind=Competition.Kind.CLUBS)
+    club_day = MatchdayFactory.create(competition=competition)
+    first, second = MatchFactory.create_batch(2, matchday=club_day)
+    koppel = TeamFactory.create()
+    refused(
+        "koppel_twice_in_sitting",
+        lambda: Game.objects.bulk_create(
+            [
+                Game(match=first, table=1, team_a=koppel, team_b=TeamFactory.create()),
+                Game(match=second, table=2, team_a=TeamFactory.create(), team_b=koppel),
+            ]
+        ),
+    )
+    assert not Game.objects.filter(match__in=[match, first, second]).exists()
+
+
+def test_a_clash_stored_around_the_triggers_refuses_only_its_own_rows(matchday):
+    """Only the inserted rows are checked: a clash stored before the triggers (or around
+    them) doesn't refuse an insert of other entries on the same matchday."""
+    from tests.triggers import triggers_dropped
+
+    a, b, c, d, e = entries(matchday, 5)
+    with triggers_dropped():
+        Match.objects.create(matchday=matchday, home=a, away=b)
+        Match.objects.create(matchday=matchday, home=c, away=a)
+    Match.objects.create(matchday=matchday, home=d, away=e)
+    refused(
+        "entry_twice_on_matchday",
+        lambda: Bye.objects.create(matchday=matchday, entry=a),
+    )
+
+
 def test_saving_a_game_or_match_without_moving_it_passes():
     game = GameFactory.create()
     game.score_a = 5

@@ -19,12 +19,18 @@ from django.db import connection
 MIGRATIONS = [
     importlib.import_module("tournaments.migrations.0004_one_place_a_matchday"),
     importlib.import_module("scoring.migrations.0003_game_places"),
+    # PostgreSQL: the insert triggers above, made statement triggers (issue 20).
+    importlib.import_module("tournaments.migrations.0012_places_checked_per_statement"),
+    importlib.import_module("scoring.migrations.0011_game_places_checked_per_statement"),
 ]
 
 
 def _statements(name: str) -> list[str]:
+    """The migrations' statements (`name` "" to make, "_REVERSE" to undo, the later
+    migrations first)."""
     vendor = {"postgresql": "POSTGRESQL", "sqlite": "SQLITE"}[connection.vendor]
-    return [sql for module in MIGRATIONS for sql in getattr(module, f"{vendor}{name}")]
+    modules = reversed(MIGRATIONS) if name == "_REVERSE" else MIGRATIONS
+    return [sql for module in modules for sql in getattr(module, f"{vendor}{name}")]
 
 
 @contextmanager

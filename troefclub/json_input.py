@@ -186,8 +186,52 @@ def json_values_check(value: Any) -> None:
     are huge, NaN or infinite, and texts (values and keys) holding a lone surrogate or a
     control character other than tab and line breaks (`text_unsafe_char`; the fields that
     take one line refuse those too, in `interchange.values`). Raises JSONInputError.
+
+    A league file has a million values: a quick walk decides whether anything is wrong
+    (`_values_clean`); only then does the walk that keeps the path find and name it.
     """
-    _check_value(value, [])
+    if not _values_clean(value):
+        _check_value(value, [])
+
+
+# The largest magnitude a number may have (`_number_problem`), as a bound to compare with.
+_NUMBER_LIMIT = 10**MAX_NUMBER_DIGITS
+
+
+def _values_clean(document: Any) -> bool:
+    """Whether `json_values_check` finds nothing wrong in `document`: the same checks
+    without a path, as a loop rather than a call a value, each distinct text and key
+    checked once (a league file repeats "gewone_winst" 50,000 times)."""
+    clean_texts: set[str] = set()
+    clean_keys: set[str] = set()
+    stack: list[tuple[Any, int]] = [(document, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        kind = type(value)
+        if kind is str:
+            if value not in clean_texts:
+                if text_unsafe_char(value, multiline=True) is not None:
+                    return False
+                clean_texts.add(value)
+        elif kind is int:
+            if not -_NUMBER_LIMIT < value < _NUMBER_LIMIT:
+                return False
+        elif kind is dict:
+            for key, item in value.items():
+                if key not in clean_keys:
+                    if text_unsafe_char(str(key)) is not None:
+                        return False
+                    clean_keys.add(key)
+                stack.append((item, depth + 1))
+        elif kind is list:
+            stack.extend((item, depth + 1) for item in value)
+        elif value is None or kind is bool:
+            pass
+        else:  # a float, a subclass (repeated keys), a number no field holds: the slow walk
+            return False
+    return True
 
 
 def _trail_place(trail: list[str | int]) -> str:
