@@ -390,6 +390,10 @@ def main(argv: list[str] | None = None) -> int:
             tally = Tally()
             done = threading.Event()
             scored = threading.Event()  # the CPU is sampled while the scorers post
+            # The probe writes once a second until the rebuild is done and the scorers'
+            # standings caught up; after that its writes would keep the ratings queue
+            # (each queues a season rankings refresh too, issue 20) from ever draining.
+            probing = threading.Event()
             samplers = [
                 threading.Thread(target=sample_queue, args=(broker, queues, tally, done)),
                 threading.Thread(target=sample_staleness, args=(competition_id, tally, done)),
@@ -401,7 +405,9 @@ def main(argv: list[str] | None = None) -> int:
                         target=load_rebuild.rebuild_run,
                         args=(competition_id, args.rebuild_after, rebuild, done),
                     ),
-                    threading.Thread(target=load_rebuild.probe_run, args=(probe_id, rebuild, done)),
+                    threading.Thread(
+                        target=load_rebuild.probe_run, args=(probe_id, rebuild, probing)
+                    ),
                 ]
             for sampler in samplers:
                 sampler.daemon = True
@@ -422,11 +428,14 @@ def main(argv: list[str] | None = None) -> int:
                     processes.check()
                     if lag is None and standings_caught_up(competition_id):
                         lag = time.perf_counter() - finished_at
+                    if lag is not None and not _rebuilding(rebuild, probe_id):
+                        probing.set()
                     if drained is None and not any(queue_lengths(broker, queues).values()):
                         drained = time.perf_counter() - finished_at
                     time.sleep(0.05)
             finally:
                 done.set()  # sampled until the standings caught up and the queues drained
+                probing.set()
                 for sampler in samplers:
                     sampler.join()
     finally:
