@@ -71,6 +71,8 @@ from typing import Any
 
 from benchmarks import load_rebuild
 from benchmarks.load_run import (
+    DOORS,
+    CpuWatch,
     Processes,
     Scorer,
     Tally,
@@ -176,6 +178,7 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
     from rankings.services import ratings_refresh
     from scoring.models import Game, Round
     from scoring.services.standings import standings_rebuild
+    from scoring.services.table import game_links_ensure
     from tournaments.models import Competition, Match, Matchday
 
     call_command("migrate", interactive=False, verbosity=0)
@@ -211,6 +214,8 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
         competition.directors.add(user)
         client = Client()  # one each: a login on the same client would end the last session
         client.force_login(user)
+        # Koppel A's table link: its phone enters the rounds when the scorer uses that door.
+        link = game_links_ensure(game_ids=[game.pk])[game.pk]["a"]
         out.append(
             Scorer(
                 game_id=game.pk,
@@ -220,9 +225,17 @@ def prepare(*, koppels: int, scorers: int, rounds: int, seed: int) -> tuple[int,
                     client.cookies[settings.SESSION_COOKIE_NAME].value,
                 ),
                 rounds=game_ending_at(rounds, rng),
+                table_url=reverse("table_sheet", kwargs={"token": link.token}),
             )
         )
     return competition.pk, out
+
+
+def doors_assign(scorers: list[Scorer], door: str) -> None:
+    """Each scorer's door: `door` ("sheet" or "table") for all, or with "both" every
+    other scorer through the table link (the first through the sheet)."""
+    for index, scorer in enumerate(scorers):
+        scorer.door = DOORS[index % 2] if door == "both" else door
 
 
 def standings_caught_up(competition_id: int) -> bool:
@@ -258,6 +271,16 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         "--one-pool",
         action="store_true",
         help="one Celery worker for both queues (the layout before issue 19), to compare",
+    )
+    parser.add_argument(
+        "--door",
+        choices=("sheet", "table", "both"),
+        default="both",
+        help="how the scorers enter rounds: the director's score sheet, the table link (the "
+        "phone's queued posts to /t/<token>/round/), or both, every other scorer (default)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (0: a free one)"
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
@@ -321,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     competition_id, scorers = prepare(
         koppels=args.koppels, scorers=args.scorers, rounds=args.rounds, seed=args.seed
     )
+    doors_assign(scorers, args.door)
     probe_id = load_rebuild.probe_prepare() if args.ratings_rebuild else None
     # From here on this process's writes (the correction, the probe) queue their tasks on
     # the benchmark's broker, as any write does.
@@ -332,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     game_ids = [s.game_id for s in scorers]
     broker_clear(broker)  # what a run cut short left: the benchmark's own keys only
 
-    port = free_port()
+    port = args.port or free_port()
     base = f"http://127.0.0.1:{port}"
     logs = Path(tempfile.mkdtemp(prefix="troefclub-load-"))
     workers = worker_commands(one_pool=args.one_pool, concurrency=args.concurrency, tag=str(port))
@@ -356,13 +380,24 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.workers * 2):
                 answers(base + scorers[0].sheet_url.rsplit("sheet/", 1)[0])
 
-            say(f"{args.scorers} scorers × {args.rounds} rounds")
+            say(f"{args.scorers} scorers × {args.rounds} rounds ({args.door})")
+            cpu = CpuWatch(
+                sessions={role: process.pid for role, process in processes.running},
+                database=name,
+            )
+            cpu.begin()
             started_at = time.perf_counter()
             tally = Tally()
             done = threading.Event()
+            scored = threading.Event()  # the CPU is sampled while the scorers post
+            # The probe writes once a second until the rebuild is done and the scorers'
+            # standings caught up; after that its writes would keep the ratings queue
+            # (each queues a season rankings refresh too, issue 20) from ever draining.
+            probing = threading.Event()
             samplers = [
                 threading.Thread(target=sample_queue, args=(broker, queues, tally, done)),
                 threading.Thread(target=sample_staleness, args=(competition_id, tally, done)),
+                threading.Thread(target=cpu.sample, args=(scored,)),
             ]
             if probe_id is not None:
                 samplers += [
@@ -370,14 +405,20 @@ def main(argv: list[str] | None = None) -> int:
                         target=load_rebuild.rebuild_run,
                         args=(competition_id, args.rebuild_after, rebuild, done),
                     ),
-                    threading.Thread(target=load_rebuild.probe_run, args=(probe_id, rebuild, done)),
+                    threading.Thread(
+                        target=load_rebuild.probe_run, args=(probe_id, rebuild, probing)
+                    ),
                 ]
             for sampler in samplers:
                 sampler.daemon = True
                 sampler.start()
             lag = drained = None
             try:
-                asyncio.run(run_scorers(base, scorers, args.scorers, tally))
+                try:
+                    asyncio.run(run_scorers(base, scorers, args.scorers, tally))
+                finally:
+                    scored.set()
+                    cpu.end()
                 finished_at = tally.last_answer or time.perf_counter()
                 say("waiting for the standings to catch up and the queues to drain")
                 deadline = time.perf_counter() + args.lag_timeout
@@ -387,11 +428,14 @@ def main(argv: list[str] | None = None) -> int:
                     processes.check()
                     if lag is None and standings_caught_up(competition_id):
                         lag = time.perf_counter() - finished_at
+                    if lag is not None and not _rebuilding(rebuild, probe_id):
+                        probing.set()
                     if drained is None and not any(queue_lengths(broker, queues).values()):
                         drained = time.perf_counter() - finished_at
                     time.sleep(0.05)
             finally:
                 done.set()  # sampled until the standings caught up and the queues drained
+                probing.set()
                 for sampler in samplers:
                     sampler.join()
     finally:
@@ -400,7 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         broker_clear(broker)
     report = _report(args, tally, lag, drained, started_at, finished_at, game_ids)
     report["ratings_tasks"] = _ratings_tasks(logs)
-    text = _markdown(report)
+    report["cpu"] = cpu.result
+    text = _markdown(report) + "\n\n" + _cpu_markdown(cpu.result)
     if probe_id is not None:
         report["ratings_rebuild"] = load_rebuild.report(rebuild)
         text += "\n" + load_rebuild.markdown(report["ratings_rebuild"], _layout(args))
@@ -469,6 +514,21 @@ def _report(
         "post_p50_ms": percentile(tally.posts, 50) * 1000,
         "post_p95_ms": percentile(tally.posts, 95) * 1000,
         "post_mean_ms": (statistics.mean(tally.posts) if tally.posts else 0) * 1000,
+        "door": args.door,
+        # Each door's requests (its page, its rounds) and its rounds alone.
+        "doors": {
+            door: {
+                "requests": len(tally.by_door[door]),
+                "p50_ms": percentile(tally.by_door[door], 50) * 1000,
+                "p95_ms": percentile(tally.by_door[door], 95) * 1000,
+                "max_ms": max(tally.by_door[door], default=0) * 1000,
+                "post_p50_ms": percentile(tally.posts_by_door[door], 50) * 1000,
+                "post_p95_ms": percentile(tally.posts_by_door[door], 95) * 1000,
+                "post_max_ms": max(tally.posts_by_door[door], default=0) * 1000,
+            }
+            for door in DOORS
+            if tally.by_door[door]
+        },
         "errors": len(errors),
         "error_samples": errors[:10],
         "games_finished": finished,
@@ -490,22 +550,50 @@ def _markdown(r: dict[str, Any]) -> str:
 
     peaks = " / ".join(f"{queue} {peak}" for queue, peak in sorted(r["peak_queues"].items()))
     pace = f"about {r['pause_s']:g} s between rounds" if r["pause_s"] else "flat out"
+    doors = " + ".join(DOOR_NAMES[door] for door in r["doors"])
 
-    return "\n".join(
-        [
-            "| scorers × rounds | requests | p50 | p95 | max | errors | peak queues "
-            "| standings behind after the last round | most behind during the run "
-            "| queue drained | target met |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-            f"| {r['scorers']} × {r['rounds_each']} ({r['koppels']:,} koppels, "
-            f"{r['gunicorn_workers']} gunicorn workers, "
-            f"{pace}) "
-            f"| {r['requests']} "
-            f"| {r['p50_ms']:.0f} ms | {r['p95_ms']:.0f} ms | {r['max_ms']:.0f} ms "
-            f"| {r['errors']} | {peaks} | {seconds(r['standings_lag_s'])} "
-            f"| {seconds(r['max_stale_during_run_s'])} | {seconds(r['queue_drained_s'])} "
-            f"| {'yes' if r['met'] else '**no**'} |",
-        ]
+    lines = [
+        "| scorers × rounds | door | requests | p50 | p95 | max | errors | peak queues "
+        "| standings behind after the last round | most behind during the run "
+        "| queue drained | target met |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        f"| {r['scorers']} × {r['rounds_each']} ({r['koppels']:,} koppels, "
+        f"{r['gunicorn_workers']} gunicorn workers, {pace}) "
+        f"| {doors} | {r['requests']} "
+        f"| {r['p50_ms']:.0f} ms | {r['p95_ms']:.0f} ms | {r['max_ms']:.0f} ms "
+        f"| {r['errors']} | {peaks} | {seconds(r['standings_lag_s'])} "
+        f"| {seconds(r['max_stale_during_run_s'])} | {seconds(r['queue_drained_s'])} "
+        f"| {'yes' if r['met'] else '**no**'} |",
+    ]
+    if len(r["doors"]) > 1 or r["door"] == "table":
+        for door, d in r["doors"].items():
+            lines.append(
+                f"| ↳ {DOOR_NAMES[door]} | {DOOR_NAMES[door]} | {d['requests']} "
+                f"| {d['p50_ms']:.0f} ms | {d['p95_ms']:.0f} ms | {d['max_ms']:.0f} ms "
+                f"| | | | | | rounds alone: p50 {d['post_p50_ms']:.0f} ms, "
+                f"p95 {d['post_p95_ms']:.0f} ms, max {d['post_max_ms']:.0f} ms |"
+            )
+    return "\n".join(lines)
+
+
+DOOR_NAMES = {"sheet": "director's sheet", "table": "table link"}
+
+
+def _cpu_markdown(cpu: dict[str, Any]) -> str:
+    """The CPU line of the report: the machine's busy share while the scorers posted, its
+    busiest second, and each role's share of all cores."""
+    if not cpu:
+        return ""
+    roles = ", ".join(
+        f"{role} {share:.0%}"
+        for role, share in sorted(cpu["role_share"].items(), key=lambda x: -x[1])
+    )
+    busiest = cpu["machine_busiest_second"]
+    return (
+        f"CPU while the scorers posted ({cpu['wall_s']:.0f} s, {cpu['cores']} cores): machine "
+        f"{cpu['machine_busy']:.0%} busy (busiest second "
+        f"{'—' if busiest is None else f'{busiest:.0%}'}, {cpu['seconds_at_90pct_busy']} s at "
+        f"≥ 90 %), the benchmark's processes {cpu['benchmark_share']:.0%} of it all: {roles}"
     )
 
 

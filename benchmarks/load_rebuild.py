@@ -9,7 +9,9 @@ game of a 1,000-koppel season". Meanwhile a probe writes to another competition
 (`bench-2x1`, imported once): a new game of it entered as totals (`game_totals_enter`),
 committed, then the time until that competition owes no refresh any more
 (`standings_stale_since` NULL, polled every 20 ms): the **standings delay**; a second later
-the next, until the run is over. Both go through the services in this process, queueing
+the next, until the rebuild is done and the scorers' standings caught up (issue 20: each
+write queues a season rankings refresh on the ratings queue too, so writing on would keep
+that queue from ever draining). Both go through the services in this process, queueing
 their tasks on the benchmark's broker like any write.
 
 The rebuild counts as done once the corrected game's rated row was rewritten (a refresh

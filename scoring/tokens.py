@@ -58,14 +58,6 @@ def game_token_now(*, game_id: int) -> str:
     return game_token(game, list(game.rounds.all()))
 
 
-def game_state_now(*, game_id: int) -> tuple[str, int]:
-    """The token of game `game_id` as stored now and the number of its rounds, from one
-    read of them (a queue's answer pairs the two). Raises Game.DoesNotExist."""
-    game = Game.objects.get(pk=game_id)
-    rounds = list(game.rounds.all())
-    return game_token(game, rounds), len(rounds)
-
-
 def match_token(match: Match, game_ids: Iterable[int]) -> str:
     """The token of a match's result: reported totals, forfeit, lineup and its games.
 

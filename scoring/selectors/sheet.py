@@ -80,6 +80,55 @@ def game_detail(*, game_id: int) -> Game:
     return game
 
 
+# The columns of a game's own row that its writes change (rounds, totals, close and reopen,
+# confirmations, seats); the rows `game_detail` joins (match, competition, koppels, players)
+# are the same after any of them.
+_GAME_OWN = (
+    "status",
+    "score_a",
+    "score_b",
+    "kaps_a",
+    "kaps_b",
+    "baunies_a",
+    "baunies_b",
+    "total_a",
+    "total_b",
+    "confirmed_at",
+    "confirmed_by_id",
+    "confirmed_side",
+    "first_caller",
+)
+# What `game_detail` joined by: when one of these changed, the game is read whole again.
+_GAME_JOINS = (
+    "match_id",
+    "team_a_id",
+    "team_b_id",
+    "seat_1_id",
+    "seat_2_id",
+    "seat_3_id",
+    "seat_4_id",
+)
+
+
+def game_detail_again(*, game: Game) -> Game:
+    """`game` as `game_detail` read it, after a write on it: its own row read again in
+    one query and set on it (`game` is returned, updated), its match, competition,
+    koppels and players kept. When its match, koppels or seats changed meanwhile (the
+    seats set, the admin) it is read whole again (`game_detail`, four queries), as after
+    a round before issue 20 every time.
+
+    Raises Game.DoesNotExist (the game is gone: a lineup took its pairing away).
+    """
+    row = Game.objects.filter(pk=game.pk).values(*_GAME_OWN, *_GAME_JOINS).first()
+    if row is None:
+        raise Game.DoesNotExist(f"game {game.pk} is gone")
+    if any(row[name] != getattr(game, name) for name in _GAME_JOINS):
+        return game_detail(game_id=game.pk)
+    for name in _GAME_OWN:
+        setattr(game, name, row[name])
+    return game
+
+
 def game_next_caller(*, game: Game, rounds: Sequence[Round]) -> int | None:
     """The player id whose turn it is to call the next round (RULES.md "Who calls next").
 

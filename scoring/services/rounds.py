@@ -26,7 +26,7 @@ from scoring.services.games import (
     game_state_store,
     round_points_sync,
 )
-from scoring.tokens import game_state_now, game_token
+from scoring.tokens import game_token
 from troefclub.writes import acting_user
 
 # A sanity bound, not a game rule (RULES.md has no limit on redeals): a game to 20 has at
@@ -164,9 +164,44 @@ def round_record(
     `caller_not_at_table`, and every engine violation for this round (`round` = its number).
     """
     game = game_locked(game_id)
+    return round_record_locked(
+        game,
+        list(game.rounds.order_by("number")),
+        expected_number=expected_number,
+        result=result,
+        side=side,
+        caller_id=caller_id,
+        tricks=tricks,
+        user=user,
+        link=link,
+        client_key=client_key,
+    )
+
+
+def round_record_locked(
+    game: Game,
+    rounds: Sequence[Round],
+    *,
+    expected_number: int,
+    result: str,
+    side: str,
+    caller_id: int | None = None,
+    tricks: tuple[int, int] | None = None,
+    user: Any = None,
+    link: GameLink | None = None,
+    client_key: uuid.UUID | None = None,
+) -> Round:
+    """`round_record` for a caller that holds the game already: `game` locked
+    (`game_locked`) in the caller's transaction and `rounds` its stored rounds in order,
+    read under that lock. The table's and the sheet's queues lock the game and read its
+    rounds for their own checks first; locking and reading them again (in a savepoint)
+    cost a game-ending round four queries more (issue 20). On return `game` holds its new
+    state, so `game_token(game, [*rounds, new round])` is the token as stored.
+
+    Raises RuleViolation: what `round_record` raises, but `game_unknown`.
+    """
     if game.by_totals:
         raise RuleViolation("game_has_totals")
-    rounds = list(game.rounds.order_by("number"))
     number = len(rounds) + 1
     if expected_number != number:
         if 1 <= expected_number <= len(rounds) and _same_round(
@@ -289,13 +324,6 @@ def round_sent_before(
     return SentRound(round=rnd, stored_already=True, game_token=token, rounds=len(rounds))
 
 
-def round_sent_now(rnd: Round) -> SentRound:
-    """`rnd`, stored by this transaction, as a `SentRound` with its game's token and round
-    count as stored now (read together, before the commit). Raises Game.DoesNotExist."""
-    token, rounds = game_state_now(game_id=rnd.game_id)
-    return SentRound(round=rnd, stored_already=False, game_token=token, rounds=rounds)
-
-
 @transaction.atomic
 def game_round_send(
     *,
@@ -327,10 +355,12 @@ def game_round_send(
     sent = round_sent_before(game, client_key=client_key, link=None, user=user)
     if sent is not None:
         return sent
-    if seen != game_token(game, list(game.rounds.all())):
+    rounds = list(game.rounds.order_by("number"))
+    if seen != game_token(game, rounds):
         raise RuleViolation("game_changed_meanwhile")
-    rnd = round_record(
-        game_id=game.pk,
+    rnd = round_record_locked(
+        game,
+        rounds,
         expected_number=expected_number,
         result=result,
         side=side,
@@ -339,7 +369,13 @@ def game_round_send(
         user=user,
         client_key=client_key,
     )
-    return round_sent_now(rnd)
+    # `game` holds its new state: the token as stored, without reading it back.
+    return SentRound(
+        round=rnd,
+        stored_already=False,
+        game_token=game_token(game, [*rounds, rnd]),
+        rounds=len(rounds) + 1,
+    )
 
 
 @transaction.atomic

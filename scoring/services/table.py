@@ -19,9 +19,8 @@ from scoring.services.games import game_locked
 from scoring.services.rounds import (
     SentRound,
     round_of,
-    round_record,
+    round_record_locked,
     round_sent_before,
-    round_sent_now,
     round_undo,
 )
 from scoring.tokens import game_token
@@ -190,7 +189,7 @@ def table_round_record(
         if sent is not None:
             return sent
     _entering_checked(game, link)
-    rounds = list(game.rounds.all())
+    rounds = list(game.rounds.order_by("number"))
     # A keyed round is always new (its retries were found above); a form without a key
     # that adds a round stored already is a double tap, which `round_record` names.
     new = client_key is not None or expected_number > len(rounds)
@@ -201,8 +200,9 @@ def table_round_record(
             raise RuleViolation("game_confirmed")
         if dispute_open(game) is not None:
             raise RuleViolation("game_disputed")
-    rnd = round_record(
-        game_id=game.pk,
+    rnd = round_record_locked(
+        game,
+        rounds,
         expected_number=expected_number,
         result=result,
         side=side,
@@ -211,7 +211,13 @@ def table_round_record(
         link=link,
         client_key=client_key,
     )
-    return round_sent_now(rnd)
+    # `game` holds its new state: the token as stored, without reading it back.
+    return TableRound(
+        round=rnd,
+        stored_already=False,
+        game_token=game_token(game, [*rounds, rnd]),
+        rounds=len(rounds) + 1,
+    )
 
 
 @transaction.atomic

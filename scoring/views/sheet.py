@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -22,7 +22,7 @@ from scoring.forms.sheet import GameTotalsForm, RoundForm, SeatsForm, UndoForm, 
 from scoring.models import Game, Round
 from scoring.rules import Points, RuleViolation
 from scoring.selectors.evening import matchday_sheet_stops
-from scoring.selectors.sheet import SheetRow, game_next_caller
+from scoring.selectors.sheet import SheetRow, game_detail_again, game_next_caller
 from scoring.selectors.table import table_engine
 from scoring.services import rounds as round_services
 from scoring.services.games import game_seats_token
@@ -201,8 +201,12 @@ def sheet_response(
 
 def game_again(game: Game) -> Game:
     """`game` read again, with everything its pages show (after a write, or a refusal that
-    it changed meanwhile)."""
-    return game_for(game.match.matchday.competition.slug, game.pk)
+    it changed meanwhile): its own row (`game_detail_again`: one query, issue 20); 404
+    when it is gone."""
+    try:
+        return game_detail_again(game=game)
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
 
 
 def after_write(request: HtmxHttpRequest, game: Game) -> HttpResponse:

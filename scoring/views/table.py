@@ -43,7 +43,7 @@ from scoring.forms.table import (
 )
 from scoring.models import Game, GameLink, Round
 from scoring.rules import RuleViolation
-from scoring.selectors.sheet import game_detail
+from scoring.selectors.sheet import game_detail, game_detail_again
 from scoring.selectors.table import game_table_sheet, table_link
 from scoring.services.confirmations import table_game_confirm, table_game_dispute
 from scoring.services.table import TableRound, table_round_record, table_round_undo
@@ -173,20 +173,28 @@ def table_response(
     return table_headers(response)
 
 
-def _table_after(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
+def _game_again(link: GameLink, game: Game) -> Game:
+    """The link's `game` (as `game_detail` read it) after a write: its own row read again
+    (`game_detail_again`: one query, issue 20)."""
+    if game.pk != link.game_id:
+        return game_detail(game_id=link.game_id)
+    return game_detail_again(game=game)
+
+
+def _table_after(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpResponse:
     """PRG for a normal post; for htmx the fresh page's partial."""
     if request.htmx:
-        return table_response(request, link, game_detail(game_id=link.game_id))
+        return table_response(request, link, _game_again(link, game))
     return redirect("table_sheet", token=link.token)
 
 
 def _table_refused(
-    request: HtmxHttpRequest, link: GameLink, exc: RuleViolation, **extra: Any
+    request: HtmxHttpRequest, link: GameLink, game: Game, exc: RuleViolation, **extra: Any
 ) -> HttpResponse:
     """The page again, as it is now, with the refusal in words (422)."""
     if exc.code == "link_invalid":
         return link_invalid(request)
-    game = game_detail(game_id=link.game_id)
+    game = _game_again(link, game)
     message = rule_message(exc, seat_names=seat_names(game))
     return table_response(request, link, game, status=422, action_error=message, **extra)
 
@@ -218,8 +226,8 @@ def _table_round(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpRe
     except RuleViolation as exc:
         if exc.code == "round_already_recorded":
             messages.info(request, rule_message(exc))
-            return _table_after(request, link)
-        return _table_refused(request, link, exc)
+            return _table_after(request, link, game)
+        return _table_refused(request, link, game, exc)
     rnd = sent.round
     if sent.stored_already:
         stored = RuleViolation("round_already_recorded", number=rnd.number)
@@ -230,7 +238,7 @@ def _table_round(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpRe
             _("Round %(number)s recorded: %(summary)s")
             % {"number": rnd.number, "summary": round_summary(rnd, game)},
         )
-    return _table_after(request, link)
+    return _table_after(request, link, game)
 
 
 UNDONE_ALREADY = gettext_lazy(
@@ -255,10 +263,10 @@ def _table_undo(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpRes
         )
         if exc.code == "round_unknown" and gone:
             messages.info(request, str(UNDONE_ALREADY))
-            return _table_after(request, link)
-        return _table_refused(request, link, exc)
+            return _table_after(request, link, game)
+        return _table_refused(request, link, game, exc)
     messages.success(request, _("Round %(number)s undone.") % {"number": number})
-    return _table_after(request, link)
+    return _table_after(request, link, game)
 
 
 def _table_confirm(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpResponse:
@@ -269,9 +277,9 @@ def _table_confirm(request: HtmxHttpRequest, link: GameLink, game: Game) -> Http
     try:
         table_game_confirm(token=link.token, seen=form.cleaned_data["seen"])
     except RuleViolation as exc:
-        return _table_refused(request, link, exc)
+        return _table_refused(request, link, game, exc)
     messages.success(request, _("Thank you: the result is confirmed."))
-    return _table_after(request, link)
+    return _table_after(request, link, game)
 
 
 def _table_dispute(request: HtmxHttpRequest, link: GameLink, game: Game) -> HttpResponse:
@@ -284,9 +292,9 @@ def _table_dispute(request: HtmxHttpRequest, link: GameLink, game: Game) -> Http
             token=link.token, comment=form.cleaned_data["comment"], seen=form.cleaned_data["seen"]
         )
     except RuleViolation as exc:
-        return _table_refused(request, link, exc, dispute_form=form)
+        return _table_refused(request, link, game, exc, dispute_form=form)
     messages.success(request, _("Your dispute is with the director, who will decide."))
-    return _table_after(request, link)
+    return _table_after(request, link, game)
 
 
 TABLE_ACTIONS: dict[str, TableAction] = {
@@ -324,14 +332,14 @@ def table_sheet(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
 
 
 def _sent_answer(
-    request: HtmxHttpRequest, link: GameLink, status: int, answer: dict[str, Any]
+    request: HtmxHttpRequest, link: GameLink, game: Game, status: int, answer: dict[str, Any]
 ) -> JsonResponse:
     """The JSON answer to a queued round; with `html` (the page's fresh partial) when the
     phone asked for it (`html=1`, which the queue sends with every round: a sync cut off
     halfway leaves the phone's kept copy of the page no older than its last stored round),
     so one request both stores the round and brings the sheet up to date."""
     if request.POST.get("html") == "1":
-        game = game_detail(game_id=link.game_id)
+        game = _game_again(link, game)
         answer["html"] = render_to_string(
             f"{TABLE_TEMPLATE}#table", table_context(request, link, game), request=request
         )
@@ -374,7 +382,7 @@ def table_round_send(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
     form = TableRoundForm(request.POST, game=game, key_required=True)
     if not form.is_valid():
         return _sent_answer(
-            request, link, 409, {"refused": "form_invalid", "message": form_error(form)}
+            request, link, game, 409, {"refused": "form_invalid", "message": form_error(form)}
         )
     try:
         # Always checked: an empty `seen` (a replay that found the game changed) refuses.
@@ -384,14 +392,15 @@ def table_round_send(request: HtmxHttpRequest, link: GameLink) -> HttpResponse:
         if exc.code == "link_invalid":
             answer["message"] = rule_message(exc)
             return JsonResponse(answer, status=404)
-        game = game_detail(game_id=link.game_id)
+        game = _game_again(link, game)
         answer["message"] = rule_message(exc, seat_names=seat_names(game))
         answer["token"] = game_table_sheet(game=game).seen
         answer["rounds"] = game.rounds.count()
-        return _sent_answer(request, link, 409, answer)
+        return _sent_answer(request, link, game, 409, answer)
     return _sent_answer(
         request,
         link,
+        game,
         200,
         {
             "stored": True,
