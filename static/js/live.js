@@ -9,6 +9,8 @@
  *   the notice ([data-live-status], templates/_live_status.html), with the time of the
  *   data on screen ([data-live-updated] <- the live element's data-updated), until a poll
  *   succeeds again: an answer swapped in, or 204 (nothing changed since the last one).
+ * - A live element may poll through a child marked [data-live-poll] (the board, the
+ *   display: an answer of only the changed parts swaps that child with the next version).
  * - Polls are skipped while the tab is hidden (a phone in a pocket), and while the reader
  *   types in a field of the live element (a swap would wipe what they typed).
  *
@@ -62,7 +64,9 @@
   // "other result" of a round). It is dropped; the next poll, once they are done, brings it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var live = livePoll(event);
-    if (live && live.contains(event.detail.elt) && typingIn(live)) {
+    var elt = event.detail.elt;
+    var polling = elt === live || Boolean(elt && elt.matches && elt.matches("[data-live-poll]"));
+    if (live && polling && typingIn(live)) {
       event.detail.shouldSwap = false;
     }
   });
