@@ -316,10 +316,14 @@ def season_rankings_mark_stale(season: str) -> None:
 
 
 def season_rankings_send(season: str) -> None:
-    """Queue the `season_rankings_refresh` task of `season` (after the claim)."""
+    """Queue the `season_rankings_refresh` task of `season` (after the claim), to run
+    `SEASON_RANKINGS_DELAY_SECONDS` from now: the claim stays held until it starts, so the
+    results saved meanwhile queue nothing more and one refresh covers them all."""
     from rankings.tasks import season_rankings_refresh as task  # the tasks import services
 
-    task.delay(season=season)
+    task.apply_async(
+        kwargs={"season": season}, countdown=settings.SEASON_RANKINGS_DELAY_SECONDS
+    )
 
 
 def competition_season(competition_id: int) -> str | None:

@@ -90,9 +90,14 @@ def test_an_import_leaves_its_seasons_rankings_fresh(django_capture_on_commit_ca
     """Issue 20: the import's commit queues the refresh of the season's stored rankings,
     which (run here as a worker would run it, with or without a broker) leaves them fresh."""
     task = rankings_tasks.season_rankings_refresh
-    with mock.patch.object(task, "delay", side_effect=lambda **kwargs: task(**kwargs)) as sent:
+    worker = mock.patch.object(
+        task, "apply_async", side_effect=lambda **sent: task(**sent["kwargs"])
+    )
+    with worker as sent:
         competition, *_ = import_counting(django_capture_on_commit_callbacks)
-    assert [call.kwargs for call in sent.call_args_list] == [{"season": competition.season}]
+    assert [call.kwargs["kwargs"] for call in sent.call_args_list] == [
+        {"season": competition.season}
+    ]
 
     state = SeasonRankingState.objects.get(season=competition.season)
     assert state.computed_at is not None and state.stale_since is None

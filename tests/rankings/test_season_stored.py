@@ -120,18 +120,26 @@ def _open_game_of(koppels: int, season: str) -> Game:
     return next(iter(games.values()))
 
 
+# The season's refresh is queued to run SEASON_RANKINGS_DELAY_SECONDS later (10 s): the
+# results of those seconds are in it (it reads the whole season, 1-2 s at 1,000 koppels).
+LATER = {"kwargs": {"season": SEASON}, "countdown": 10}
+
+
 def test_a_game_over_marks_the_season_stale_and_queues_one_refresh_of_it(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    first, second = _open_game_of(2, SEASON), _open_game_of(2, SEASON)
+    first, second, third = (_open_game_of(2, SEASON) for _ in range(3))
     season_rankings_refresh(season=SEASON)
-    with mock.patch.object(season_rankings_task, "delay") as delay:
+    with mock.patch.object(season_rankings_task, "apply_async") as sent:
         with django_capture_on_commit_callbacks(execute=True):
             game_rounds_load(game_id=first.pk, rounds=random_rounds(random.Random(1)))
             game_rounds_load(game_id=second.pk, rounds=random_rounds(random.Random(2)))
         assert SeasonRankingState.objects.get(season=SEASON).stale_since is not None
         # One task for the season, whatever the number of its competitions written.
-        assert [call.kwargs for call in delay.call_args_list] == [{"season": SEASON}]
+        assert [call.kwargs for call in sent.call_args_list] == [LATER]
+        with django_capture_on_commit_callbacks(execute=True):  # before the task starts
+            game_rounds_load(game_id=third.pk, rounds=random_rounds(random.Random(3)))
+        assert sent.call_count == 1, "a result while the refresh waits is in that refresh"
 
     season_rankings_task(season=SEASON)  # what the worker does
 
@@ -163,14 +171,14 @@ def test_a_season_setting_saved_in_the_admin_queues_its_refresh(
 ) -> None:
     client.force_login(_superuser())
     with (
-        mock.patch.object(season_rankings_task, "delay") as delay,
+        mock.patch.object(season_rankings_task, "apply_async") as sent,
         django_capture_on_commit_callbacks(execute=True),
     ):
         response = client.post(
             reverse("admin:rankings_season_add"), {"name": SEASON, "best_evenings": 3}
         )
     assert response.status_code == 302
-    assert [call.kwargs for call in delay.call_args_list] == [{"season": SEASON}]
+    assert [call.kwargs for call in sent.call_args_list] == [LATER]
 
 
 def _superuser() -> Any:

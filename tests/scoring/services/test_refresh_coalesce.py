@@ -323,7 +323,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         standings_refresh, "delay", lambda *, competition_id: calls.append(competition_id)
     )
     monkeypatch.setattr(ratings_refresh, "delay", lambda: None)  # issue 10's, not counted here
-    monkeypatch.setattr(season_rankings_refresh, "delay", lambda **_: None)  # issue 20's
+    monkeypatch.setattr(season_rankings_refresh, "apply_async", lambda **_: None)  # issue 20's
     return calls
 
 
