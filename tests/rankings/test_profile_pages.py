@@ -13,7 +13,7 @@ from django.urls import reverse
 from rankings.models import PlayerRating, RatedGame, RatingChange
 from rankings.profiles.history import HISTORY_PER_PAGE
 from scoring.models import Game
-from tests.builders import club_competition, finished_game, koppels_of
+from tests.builders import club_competition, finished_game, koppels_of, seasons_rankings_refresh
 from tests.factories import ClubFactory, MatchdayFactory, PlayerFactory
 from tests.pages import without_bdi
 from tests.rankings.profile_scenes import Transfer, koppel, koppel_with_games, transfer
@@ -266,6 +266,7 @@ def test_a_head_to_head_with_itself_or_an_unknown_koppel_is_a_404(
 
 
 def test_the_club_page_shows_its_players_then_and_now(client: Client, scene: Transfer) -> None:
+    seasons_rankings_refresh()  # as the worker would: the club's seasons are stored
     html = page(client, url("club_detail", key="kampoe"))
 
     now = html.split('id="players-title"')[1].split("</section>")[0]
@@ -295,6 +296,7 @@ def test_a_club_that_entered_a_league_lists_it_as_a_club(client: Client, db: Non
         )
     )
     assert home.club is not None
+    seasons_rankings_refresh()
 
     html = page(client, url("club_detail", key=home.club.key))
 

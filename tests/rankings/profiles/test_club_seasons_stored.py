@@ -6,8 +6,6 @@ games: no season ranking holds it)."""
 
 from __future__ import annotations
 
-import datetime
-import random
 from collections import defaultdict
 
 import pytest
@@ -17,47 +15,10 @@ from rankings.profiles.history import by_season, side_tally
 from rankings.selectors import game_rows
 from scoring.rules.seasons import SeasonBy
 from tests.builders import seasons_rankings_refresh
-from tests.factories import ClubFactory, CompetitionFactory, MatchdayFactory, PlayerFactory
-from tests.rankings.profile_scenes import entered, koppel, played
+from tests.rankings.profile_scenes import SEASONS, club_league
 from tournaments.models import Club, Player, Team
 
 pytestmark = pytest.mark.django_db
-
-CLUBS = 5
-PLAYERS = 24
-SEASONS = ("2025-2026", "2026-2027", "")  # "": a competition without a season
-
-
-def league(seed: int) -> list[Club]:
-    """`CLUBS` clubs, `PLAYERS` players moving between them each season, a pairs
-    competition a season of 4 matchdays with random koppels and scores."""
-    rng = random.Random(seed)
-    clubs = [ClubFactory.create(key=f"club-{n}", name=f"Club {n}") for n in range(CLUBS)]
-    players = [PlayerFactory.create(key=f"p{n}", name=f"Player {n:02}") for n in range(PLAYERS)]
-    for number, season in enumerate(SEASONS):
-        for player in players:  # a transfer now and then; some without a club
-            player.club = rng.choice([*clubs, None])
-            player.save()
-        competition = CompetitionFactory.create(
-            slug=f"league-{number}", name=f"League {number}", season=season
-        )
-        shuffled = rng.sample(players, len(players))
-        koppels = [
-            koppel(f"k{number}-{n}", shuffled[2 * n], shuffled[2 * n + 1])
-            for n in range(len(players) // 2)
-        ]
-        entries = [entered(competition, team) for team in koppels]
-        for day in range(1, 5):
-            matchday = MatchdayFactory.create(
-                competition=competition, number=day, date=datetime.date(2025 + number, 10, day)
-            )
-            order = rng.sample(entries, len(entries))
-            for table in range(len(order) // 2):
-                score = (rng.randint(0, 20), 20) if rng.random() < 0.5 else (20, rng.randint(0, 20))
-                played(matchday, order[2 * table], order[2 * table + 1], score, table=table + 1,
-                       kaps=(rng.randint(0, 3), rng.randint(0, 3)),
-                       baunies=(rng.randint(0, 1), rng.randint(0, 1)))  # fmt: skip
-    return clubs
 
 
 def reference(club: Club) -> dict[str, tuple[tuple[int, ...], list[str], list[str]]]:
@@ -104,7 +65,7 @@ def reference(club: Club) -> dict[str, tuple[tuple[int, ...], list[str], list[st
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_each_clubs_seasons_equal_the_computation_from_its_games(seed: int) -> None:
-    clubs = league(seed)
+    clubs = club_league(seed)
     seasons_rankings_refresh()
 
     for club in clubs:
@@ -152,7 +113,7 @@ def test_each_clubs_seasons_equal_the_computation_from_its_games(seed: int) -> N
 
 
 def test_the_club_history_pages_every_game_of_the_club_newest_first() -> None:
-    clubs = league(3)
+    clubs = club_league(3)
     club = clubs[0]
     rows = [row for row in game_rows(club_games(club)) if club.pk in row.a.clubs + row.b.clubs]
     newest_first = [row.game for row in reversed(rows)]
