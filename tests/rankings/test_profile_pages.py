@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -371,3 +372,20 @@ def test_an_htmx_request_gets_only_the_history(client: Client) -> None:
     assert html.strip().startswith('<div id="history">')
     assert "26–28 of 28" in html
     assert "<h1" not in html
+
+
+def test_the_club_page_says_when_its_seasons_are_not_computed_yet(
+    client: Client, scene: Transfer, settings: Any
+) -> None:
+    # With a broker the worker computes them; the page shows what is stored and says so.
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    html = page(client, url("club_detail", key="kampoe"))
+    assert "The season ranking is being computed" in html
+    assert "No games played for this club yet." in html  # no season stored yet
+    assert f'href="{game_url(scene.games[0])}"' in html  # its games are read live
+
+    seasons_rankings_refresh()
+    html = page(client, url("club_detail", key="kampoe"))
+    assert "The season ranking is being computed" not in html
+    assert "As of " in html
+    assert "2025-2026: 2 players" in html
