@@ -117,7 +117,8 @@ def test_the_club_history_pages_every_game_of_the_club_newest_first() -> None:
     club = clubs[0]
     rows = [row for row in game_rows(club_games(club)) if club.pk in row.a.clubs + row.b.clubs]
     newest_first = [row.game for row in reversed(rows)]
-    pages, number = [], 1
+    pages: list[int] = []
+    number = 1
     while True:
         history = club_history(club, str(number))
         pages.extend(line.game for line in history.lines)
