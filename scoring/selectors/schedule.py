@@ -240,13 +240,14 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
 
 def matches_paged(
     matches: QuerySet[Match], *, per_page: int, page_number: str | None
-) -> tuple[Page[int], list[Match]]:
+) -> Page[Match]:
     """The page `page_number` (as the query string gave it; `Paginator.get_page`: never an
-    error) of `matches` (`matchday_matches`): the `Page` of their ids, and the page's
-    matches in its order with their joins. The ids are sorted without the joins, then only
-    the page's matches are joined: PostgreSQL joined all 500 matches of a 1,000-koppel
-    matchday to their entries, koppels and players before keeping 50 (9 ms, issue 20).
-    Three queries: the count, the ids, the matches."""
-    page = Paginator(matches.values_list("pk", flat=True), per_page).get_page(page_number)
-    ids = list(page.object_list)
-    return page, list(matches.filter(pk__in=ids)) if ids else []
+    error) of `matches` (`matchday_matches`), its matches in its order with their joins.
+    The ids are sorted and paged without the joins, then only the page's matches are
+    joined: PostgreSQL joined all 500 matches of a 1,000-koppel matchday to their
+    entries, koppels and players before keeping 50 (9 ms, issue 20). Three queries: the
+    count, the page's ids, its matches."""
+    ids_page = Paginator(matches.values_list("pk", flat=True), per_page).get_page(page_number)
+    ids = list(ids_page.object_list)
+    rows = list(matches.filter(pk__in=ids)) if ids else []
+    return Page(rows, ids_page.number, ids_page.paginator)  # type: ignore[arg-type]

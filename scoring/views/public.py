@@ -166,11 +166,12 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         return unchanged
     competition = matchday.competition
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    page, rows = matches_paged(
+    page = matches_paged(
         matchday_matches(matchday=matchday, search=search),
         per_page=MATCHES_PER_PAGE,
         page_number=request.GET.get("page"),
     )
+    rows = list(page.object_list)
     ids = [match.pk for match in rows]
     scores = competition_match_scores(competition=competition, match_ids=ids)
     adjustments = match_adjustment_lines(
