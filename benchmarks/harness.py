@@ -20,12 +20,12 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from benchmarks import board_pages, measures, profile_pages
+from benchmarks import board_pages, measures, profile_pages, season_clubs
 from benchmarks.generate import SEED, Size, document_path
 from benchmarks.measures import Runs
 from tournaments.models import Competition
 
-MEASURES = ("import", "rebuild", "round", "pages", "swiss")
+MEASURES = ("import", "rebuild", "round", "pages", "seasons", "swiss")
 PAGES = ("standings", "matchday", "match", "game")
 
 # Issue 7's targets: (what the table says, the check on a row).
@@ -75,6 +75,15 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
     "hall display poll": (
         "≤ 2× the smallest size, ≤ 20 KB",
         lambda r: _at_most(r["ratio"], 2) is not False and (r["bytes"] or 0) <= 20_000,
+    ),
+    # Issue 20: every club-filtered choice of a season in one pass, not one pass a club.
+    "season rankings refresh, the page's clubs": ("—", lambda r: None),
+    # No target of the issue's: the ratio says how it grows. A club's choices read only its
+    # own games, and a pairs game counts for up to 4 clubs, so 30 clubs read about 2.5× the
+    # rows of 2 (the old refresh read every game once a club).
+    f"season rankings refresh, {season_clubs.MANY_CLUBS} clubs": (
+        "— (ratio: against the page's clubs)",
+        lambda r: None,
     ),
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
@@ -231,7 +240,7 @@ def _bench(
             imported = measures.import_runs(path, repeat=repeat, budget=budget)
             note += f"; floor with the app's triggers {_duration(floor.extra['triggers_s'])}"
             rows.append(_row("import_competition", koppels, imported, floor=floor, note=note))
-        elif {"rebuild", "round", "pages"} & set(only):
+        elif {"rebuild", "round", "pages", "seasons"} & set(only):
             say(f"{size.label}: import_competition once (not measured)")
             measures.import_runs(path, repeat=1, budget=0)
         competition = Competition.objects.filter(slug=size.slug).first()
@@ -275,6 +284,29 @@ def _bench(
                 smallest_pages.setdefault(name, runs.median)
                 ratio = runs.median / smallest_pages[name]
                 rows.append(_row(name, koppels, runs, ratio=ratio, note=url))
+        if "seasons" in only and competition.season:
+            say(f"{size.label}: season rankings refresh, then with {season_clubs.MANY_CLUBS} clubs")
+            few, many = season_clubs.season_clubs_runs(competition, repeat=repeat)
+            rows.append(
+                _row(
+                    "season rankings refresh, the page's clubs",
+                    koppels,
+                    few,
+                    note=f"{few.extra['clubs']} clubs in the season",
+                )
+            )
+            rows.append(
+                _row(
+                    f"season rankings refresh, {season_clubs.MANY_CLUBS} clubs",
+                    koppels,
+                    many,
+                    ratio=many.median / few.median,
+                    note=(
+                        f"{many.extra['clubs']} clubs in the season; the first refresh wrote "
+                        f"{many.extra['first_written']} lines"
+                    ),
+                )
+            )
         if "round" in only:
             say(f"{size.label}: one round → fresh standings")
             runs = measures.round_refresh_runs(competition, repeat=repeat, seed=seed)

@@ -29,6 +29,7 @@ from rankings.profiles.clubs import club_profile
 from rankings.profiles.history import CHART_RATING_POINTS
 from rankings.profiles.koppels import Evening, koppel_profile, koppels_matching
 from rankings.profiles.players import RatingPoint, player_profile
+from rankings.season_refresh import season_rankings_catch_up
 from tournaments.models import Club, Player, Team
 from troefclub.pages import render_page
 
@@ -211,9 +212,15 @@ def koppel_head_to_head(request: HttpRequest, key: str, other: str) -> HttpRespo
 
 def club_detail(request: HttpRequest, key: str) -> HttpResponse:
     club = get_object_or_404(Club, key=key)
-    profile = club_profile(
-        club=club, page_number=request.GET.get("page"), players_page=request.GET.get("players")
-    )
+    page_number, players_page = request.GET.get("page"), request.GET.get("players")
+    profile = club_profile(club=club, page_number=page_number, players_page=players_page)
+    # Its seasons are the stored season rankings': without a broker there is no beat either.
+    caught_up = [
+        season_rankings_catch_up(state=state, season=season)
+        for season, state in profile.seasons_state.states.items()
+    ]
+    if any(caught_up):
+        profile = club_profile(club=club, page_number=page_number, players_page=players_page)
     context = {
         "club": club,
         "profile": profile,

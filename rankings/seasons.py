@@ -7,13 +7,20 @@ against (tests/rankings/test_season_stored.py): the refresh computes, the page r
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import cast
 
 from rankings.models import Season
 from rankings.selectors import GameRow, game_rows
-from scoring.rules.seasons import SeasonBy, SeasonGame, SeasonTally, best_n_of_m, season_tallies
+from scoring.rules.seasons import (
+    SeasonBy,
+    SeasonGame,
+    SeasonSide,
+    SeasonTally,
+    best_n_of_m,
+    season_tallies,
+)
 from scoring.selectors.counted import games_counted
 from tournaments.models import Club, Competition, Player, Team
 
@@ -89,12 +96,16 @@ class SeasonRanking:
 class SeasonData:
     """What a season's rankings are computed from: the `season`, its counted games
     (`rows`, oldest first), the `clubs` that played in it (any kind, by name) and its
-    best-N setting `best_evenings` (None: none)."""
+    best-N setting `best_evenings` (None: none); `made`, the games as the rankings read
+    them, filled as they are computed."""
 
     season: str
     rows: list[GameRow]
     clubs: list[Club]
     best_evenings: int | None
+    # The games as the rankings read them, by (game, by, club), made once for all the
+    # rankings of the season (`_season_game`); shared by the copies narrowed to a club.
+    made: dict[tuple[int, str, int | None], SeasonGame] = field(default_factory=dict)
 
 
 def season_data(season: str) -> SeasonData:
@@ -111,29 +122,73 @@ def season_data(season: str) -> SeasonData:
     return SeasonData(season=season, rows=rows, clubs=clubs, best_evenings=best_evenings)
 
 
-def _season_game(row: GameRow, by: SeasonBy, club: int | None) -> SeasonGame:
+def _side(side: SeasonSide, *, koppel: Hashable, players: tuple, clubs: tuple) -> SeasonSide:
+    """`side` with its `koppel`, `players` and `clubs` as given: `dataclasses.replace`
+    without its introspection (it was a third of a refresh of 30 clubs, issue 20)."""
+    return SeasonSide(
+        koppel, players, clubs, side.points, side.kaps, side.baunies, side.failed_baunies,
+        side.early_kaps, side.won_as_caller, side.won_not_caller,
+    )  # fmt: skip
+
+
+def _narrowed_side(side: SeasonSide, by: SeasonBy, club: int) -> SeasonSide:
+    """`side` narrowed to `club` as `_season_game` says (the side itself when nothing
+    changes)."""
+    if by is SeasonBy.CLUB:
+        if club not in side.clubs:
+            return side
+        one, two = side.clubs
+        clubs = (one if one == club else None, two if two == club else None)
+        return (
+            side
+            if clubs == side.clubs
+            else _side(side, koppel=side.koppel, players=side.players, clubs=clubs)
+        )
+    if by is SeasonBy.PLAYER:
+        (one, two), (club_one, club_two) = side.players, side.clubs
+        players = (one if club_one == club else None, two if club_two == club else None)
+        return (
+            side
+            if players == side.players
+            else _side(side, koppel=side.koppel, players=players, clubs=side.clubs)
+        )
+    if club in side.clubs:
+        return side
+    return _side(side, koppel=None, players=side.players, clubs=side.clubs)
+
+
+def _season_game(
+    row: GameRow,
+    by: SeasonBy,
+    club: int | None,
+    made: dict[tuple[int, str, int | None], SeasonGame],
+) -> SeasonGame:
     """`row` as the season rules read it; narrowed to `club` (a club id), a player who did
     not play for it at the time, or a koppel none of whose players did, becomes None (the
     caller drops None's tally). By club, the caller keeps only the games the club played:
     the club's line and its opponents' lines are made of those, and a partner from another
     club who sat with the club's player is no opponent, so that side counts for the club
-    alone (a second tester saw such partners' clubs ranked above the club itself)."""
-    game = row.season_game()
-    if club is None:
+    alone (a second tester saw such partners' clubs ranked above the club itself). `made`
+    keeps what was made already, by (game, by, club), for the other rankings of a
+    refresh."""
+    key = (row.game, by.value, club)
+    game = made.get(key)
+    if game is not None:
         return game
-    sides = []
-    for side in (game.a, game.b):
-        if by is SeasonBy.CLUB:
-            one_club, two_club = side.clubs
-            clubs = (one_club if one_club == club else None, two_club if two_club == club else None)
-            sides.append(replace(side, clubs=clubs) if club in side.clubs else side)
-        elif by is SeasonBy.PLAYER:
-            (one, two), (club_one, club_two) = side.players, side.clubs
-            players = (one if club_one == club else None, two if club_two == club else None)
-            sides.append(replace(side, players=players))
-        else:
-            sides.append(replace(side, koppel=side.koppel if club in side.clubs else None))
-    return replace(game, a=sides[0], b=sides[1])
+    if club is None:
+        game = made.get((row.game, "", None))
+        if game is None:
+            game = made[(row.game, "", None)] = row.season_game()
+    else:
+        whole = _season_game(row, by, None, made)
+        game = SeasonGame(
+            whole.date,
+            whole.game,
+            _narrowed_side(whole.a, by, club),
+            _narrowed_side(whole.b, by, club),
+        )
+    made[key] = game
+    return game
 
 
 def _season_names(
@@ -199,7 +254,7 @@ def season_ranking_of(
     if club is not None:
         rows = [row for row in rows if club.pk in row.a.clubs or club.pk in row.b.clubs]
     club_id = club.pk if club is not None else None
-    games = [_season_game(row, by, club_id) for row in rows]
+    games = [_season_game(row, by, club_id, data.made) for row in rows]
     tallies = season_tallies(games, by=by)
     tallies.pop(None, None)
 

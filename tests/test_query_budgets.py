@@ -87,11 +87,12 @@ def _round(b: Built) -> dict[str, Any]:
 # Budgets: the queries each page makes now (sessions and the director's permissions
 # included), with little room; they don't grow with the competition. The standings and
 # matchday pages read the version of what they show and whether a matchday is in play
-# (issue 18: they poll while it is).
+# (issue 18: they poll while it is). The matchday page pages its matches' ids before it
+# joins the page's (issue 20), and its highlights read the koppels and clubs they name.
 BUDGETS: dict[str, Page] = {
     "competition_list": Page(2, False, lambda b: {}),
     "competition_detail": Page(13, False, _slug),
-    "matchday_detail": Page(10, False, _matchday),
+    "matchday_detail": Page(12, False, _matchday),
     "matchday_print": Page(7, False, _matchday),
     "match_detail": Page(7, False, _match),
     "game_detail": Page(5, False, _game),

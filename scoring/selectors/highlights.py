@@ -4,8 +4,10 @@ highlights (baunies made, most kaps, the highest game score, the biggest win, th
 koppel of a club matchday).
 
 Both read only the games that count (`scoring.selectors.counted.games_counted`: over, and
-confirmed where the competition asks for it), in one query whatever the number of games;
-a game still in play shows up once it is over.
+confirmed where the competition asks for it); a game still in play shows up once it is
+over. A match's koppels come in one query. A matchday's highlights read its games' columns
+(no model per game: a 1,000-koppel matchday's 500 games with their koppels and players
+were 67 ms of its page's 160, issue 20), then the koppels and clubs they name.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from django.db.models import QuerySet
-
 from scoring.models import Game
 from scoring.selectors.counted import games_counted
 from tournaments.models import Club, Competition, Match, Matchday, Team
 
 # Koppels named in one highlight line (tied on most kaps, say); the rest are counted.
 LEADERS_SHOWN = 5
+
+# Koppels the baunies line names at most; the rest are counted: a 1,000-koppel matchday
+# named 290 of them (23 KB of its page, issue 20).
+BAUNIES_SHOWN = 10
 
 _GAME_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
 
@@ -55,11 +59,11 @@ class Leaders:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameHighlight:
-    """A game worth naming: the `game` (for its link), the koppel that scored `points`
+    """A game worth naming: the `game` id (for its link), the koppel that scored `points`
     (`koppel`, its `club`) against `opponent` (`opponent_club`) scoring `against`; `also`
     counts the other games with the same value."""
 
-    game: Game
+    game: int
     koppel: Team
     club: Club | None
     points: int
@@ -76,7 +80,8 @@ class GameHighlight:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchdayHighlights:
     """A matchday's highlights over its `games` counted games: the koppels that made a
-    baunie (`baunies`, most first; `baunies_total`), the koppels with the most kaps
+    baunie (`baunies`, most first, then by name: the first `BAUNIES_SHOWN`; `baunies_more`
+    counts the others; `baunies_total`), the koppels with the most kaps
     (`most_kaps`, None when nobody made one; `kaps_total`), the highest score of one koppel
     in one game (`highest_score`), the biggest win by margin (`biggest_win`, None when
     every game was a draw) and, in a club competition, the koppels with the most points
@@ -84,6 +89,7 @@ class MatchdayHighlights:
 
     games: int
     baunies: list[KoppelLine] = field(default_factory=list)
+    baunies_more: int = 0
     baunies_total: int = 0
     most_kaps: Leaders | None = None
     kaps_total: int = 0
@@ -177,21 +183,91 @@ def match_top_koppels(*, match: Match) -> list[KoppelLine]:
     return lines
 
 
-def _game_order(game: Game) -> tuple[int, int, int]:
-    return (game.sitting, game.table, game.pk)
+class _GameValues(NamedTuple):
+    """The columns of a counted game a matchday's highlights read (`_GAME_VALUES`)."""
+
+    pk: int
+    match: int
+    sitting: int
+    table: int
+    a_is_home: bool
+    team_a: int
+    team_b: int
+    score_a: int
+    score_b: int
+    kaps_a: int
+    kaps_b: int
+    baunies_a: int
+    baunies_b: int
+    home_club: int | None
+    away_club: int | None
 
 
-def _best_game(
-    games: list[Game], clubs: dict[int, tuple[Club | None, Club | None]], *, by_margin: bool
-) -> GameHighlight | None:
+_GAME_VALUES = (
+    "pk",
+    "match_id",
+    "sitting",
+    "table",
+    "a_is_home",
+    "team_a_id",
+    "team_b_id",
+    "score_a",
+    "score_b",
+    "kaps_a",
+    "kaps_b",
+    "baunies_a",
+    "baunies_b",
+    "match__home__club_id",
+    "match__away__club_id",
+)
+
+
+class _SideValues(NamedTuple):
+    """One koppel's side of a game by id (`_Side` before its koppels and clubs are read)."""
+
+    koppel: int
+    club: int | None
+    points: int
+    kaps: int
+    baunies: int
+    opponent: int
+    opponent_club: int | None
+    against: int
+
+
+def _value_sides(game: _GameValues) -> tuple[_SideValues, _SideValues]:
+    """Both sides of `game`, A first."""
+    club_a, club_b = (
+        (game.home_club, game.away_club) if game.a_is_home else (game.away_club, game.home_club)
+    )
+    return (
+        _SideValues(
+            game.team_a, club_a, game.score_a, game.kaps_a, game.baunies_a,
+            game.team_b, club_b, game.score_b,
+        ),
+        _SideValues(
+            game.team_b, club_b, game.score_b, game.kaps_b, game.baunies_b,
+            game.team_a, club_a, game.score_a,
+        ),
+    )  # fmt: skip
+
+
+class _Best(NamedTuple):
+    """The game of a `GameHighlight` by id: its `game`, the `side` named and `also`."""
+
+    game: int
+    side: _SideValues
+    also: int
+
+
+def _best_game(games: list[_GameValues], *, by_margin: bool) -> _Best | None:
     """The game with the highest score of one koppel (ties: the bigger margin, then the
     first by sitting and table), or with the biggest win (ties: the higher score, then the
     first); None when no koppel scored (or, by margin, every game was a draw)."""
-    best: tuple[tuple[int, int], Game, _Side] | None = None
+    best: tuple[tuple[int, int], _GameValues, _SideValues] | None = None
     values: list[int] = []
-    for game in sorted(games, key=_game_order):
-        home_club, away_club = clubs[game.match_id]
-        side = max(_sides(game, home_club, away_club), key=lambda s: s.points)
+    for game in sorted(games, key=lambda game: (game.sitting, game.table, game.pk)):
+        side = max(_value_sides(game), key=lambda s: s.points)
         margin = side.points - side.against
         rank = (margin, side.points) if by_margin else (side.points, margin)
         values.append(rank[0])
@@ -200,46 +276,117 @@ def _best_game(
     if best is None or best[0][0] <= 0:
         return None
     rank, game, side = best
-    return GameHighlight(
-        game=game,
-        koppel=side.koppel,
-        club=side.club,
-        points=side.points,
-        opponent=side.opponent,
-        opponent_club=side.opponent_club,
-        against=side.against,
-        also=values.count(rank[0]) - 1,
-    )
+    return _Best(game=game.pk, side=side, also=values.count(rank[0]) - 1)
 
 
-def _matchday_games(matchday: Matchday) -> QuerySet[Game]:
-    return (
-        games_counted()
-        .filter(match__matchday=matchday)
-        .select_related(*_GAME_JOINS, "match__home__club", "match__away__club")
-    )
+# Per (koppel id, club id): points, games, kaps, baunies.
+_Tallies = dict[tuple[int, int | None], list[int]]
+_POINTS, _GAMES, _KAPS, _BAUNIES = range(4)
+
+
+def _top(tallies: _Tallies, column: int) -> list[tuple[int, int | None]]:
+    """The (koppel, club) keys with the highest `column`; none when it is 0."""
+    best = max((tally[column] for tally in tallies.values()), default=0)
+    if best <= 0:
+        return []
+    return [key for key, tally in tallies.items() if tally[column] == best]
+
+
+def _first_by_value(tallies: _Tallies, column: int, shown: int) -> list[tuple[int, int | None]]:
+    """The keys whose `column` is at least that of the `shown`-th highest (its ties
+    included: which of them are shown depends on their names)."""
+    values = sorted((tally[column] for tally in tallies.values() if tally[column]), reverse=True)
+    if not values:
+        return []
+    cutoff = values[min(shown, len(values)) - 1]
+    return [key for key, tally in tallies.items() if tally[column] >= cutoff]
 
 
 def matchday_highlights(*, matchday: Matchday) -> MatchdayHighlights | None:
     """The highlights of `matchday` (`MatchdayHighlights`) over its counted games; None
     before any game counts. Clubs are named in a club competition only (the club side a
-    koppel played for). One query whatever the number of games."""
-    games = list(_matchday_games(matchday))
+    koppel played for). Three queries at most whatever the number of games: the games'
+    columns, then the koppels named (with their players) and their clubs; the koppels read
+    are those a line names or must sort by name (ties at its cut), not all of them."""
+    games = [
+        _GameValues(*row)
+        for row in games_counted().filter(match__matchday=matchday).values_list(*_GAME_VALUES)
+    ]
     if not games:
         return None
-    clubs = {game.match_id: (game.match.home.club, game.match.away.club) for game in games}
-    lines = list(_tally(games, clubs).values())
-    baunies = sorted(
-        (line for line in lines if line.baunies), key=lambda line: (-line.baunies, *_name_key(line))
-    )
+    tallies: _Tallies = {}
+    for game in games:
+        for side in _value_sides(game):
+            tally = tallies.setdefault((side.koppel, side.club), [0, 0, 0, 0])
+            tally[_POINTS] += side.points
+            tally[_GAMES] += 1
+            tally[_KAPS] += side.kaps
+            tally[_BAUNIES] += side.baunies
     club_competition = matchday.competition.kind == Competition.Kind.CLUBS
+    baunie_keys = _first_by_value(tallies, _BAUNIES, BAUNIES_SHOWN)
+    kaps_keys = _top(tallies, _KAPS)
+    top_keys = _top(tallies, _POINTS) if club_competition else []
+    highest = _best_game(games, by_margin=False)
+    biggest = _best_game(games, by_margin=True)
+    best_sides = [best.side for best in (highest, biggest) if best is not None]
+    keys = {*baunie_keys, *kaps_keys, *top_keys}
+    koppel_ids = {koppel for koppel, _ in keys} | {
+        koppel for side in best_sides for koppel in (side.koppel, side.opponent)
+    }
+    club_ids = {club for _, club in keys} | {
+        club for side in best_sides for club in (side.club, side.opponent_club)
+    }
+    club_ids.discard(None)
+    # Not `in_bulk`: on SQLite it splits more than 999 ids into several queries.
+    teams = {
+        team.pk: team
+        for team in Team.objects.select_related("player_1", "player_2").filter(
+            pk__in=list(koppel_ids)
+        )
+    }
+    clubs = (
+        {club.pk: club for club in Club.objects.filter(pk__in=list(club_ids))} if club_ids else {}
+    )
+
+    def line(key: tuple[int, int | None]) -> KoppelLine:
+        points, played, kaps, baunies = tallies[key]
+        koppel, club = key
+        return KoppelLine(
+            koppel=teams[koppel],
+            club=clubs.get(club) if club is not None else None,
+            points=points,
+            games=played,
+            kaps=kaps,
+            baunies=baunies,
+        )
+
+    def highlight(best: _Best | None) -> GameHighlight | None:
+        if best is None:
+            return None
+        side = best.side
+        return GameHighlight(
+            game=best.game,
+            koppel=teams[side.koppel],
+            club=clubs.get(side.club) if side.club is not None else None,
+            points=side.points,
+            opponent=teams[side.opponent],
+            opponent_club=clubs.get(side.opponent_club) if side.opponent_club else None,
+            against=side.against,
+            also=best.also,
+        )
+
+    baunies = sorted(
+        (line(key) for key in baunie_keys), key=lambda line: (-line.baunies, *_name_key(line))
+    )
+    baunie_makers = sum(1 for tally in tallies.values() if tally[_BAUNIES])
     return MatchdayHighlights(
         games=len(games),
-        baunies=baunies,
-        baunies_total=sum(line.baunies for line in lines),
-        most_kaps=_leaders(lines, "kaps"),
-        kaps_total=sum(line.kaps for line in lines),
-        highest_score=_best_game(games, clubs, by_margin=False),
-        biggest_win=_best_game(games, clubs, by_margin=True),
-        top_koppel=_leaders(lines, "points") if club_competition else None,
+        baunies=baunies[:BAUNIES_SHOWN],
+        baunies_more=baunie_makers - min(len(baunies), BAUNIES_SHOWN),
+        baunies_total=sum(tally[_BAUNIES] for tally in tallies.values()),
+        most_kaps=_leaders((line(key) for key in kaps_keys), "kaps"),
+        kaps_total=sum(tally[_KAPS] for tally in tallies.values()),
+        highest_score=highlight(highest),
+        biggest_win=highlight(biggest),
+        top_koppel=_leaders((line(key) for key in top_keys), "points") if top_keys else None,
     )

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, Exists, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Coalesce
 
@@ -235,3 +236,18 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
         rows = rows.filter(found)
     joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
     return rows.select_related(*joins).order_by(*order)
+
+
+def matches_paged(
+    matches: QuerySet[Match], *, per_page: int, page_number: str | None
+) -> Page[Match]:
+    """The page `page_number` (as the query string gave it; `Paginator.get_page`: never an
+    error) of `matches` (`matchday_matches`), its matches in its order with their joins.
+    The ids are sorted and paged without the joins, then only the page's matches are
+    joined: PostgreSQL joined all 500 matches of a 1,000-koppel matchday to their
+    entries, koppels and players before keeping 50 (9 ms, issue 20). Three queries: the
+    count, the page's ids, its matches."""
+    ids_page = Paginator(matches.values_list("pk", flat=True), per_page).get_page(page_number)
+    ids = list(ids_page.object_list)
+    rows = list(matches.filter(pk__in=ids)) if ids else []
+    return Page(rows, ids_page.number, ids_page.paginator)  # type: ignore[arg-type]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -29,7 +28,7 @@ from scoring.selectors.live import (
     matchday_live_stamp,
 )
 from scoring.selectors.results import competition_game_counts, competition_match_scores
-from scoring.selectors.schedule import matchday_matches, with_table_shown
+from scoring.selectors.schedule import matchday_matches, matches_paged, with_table_shown
 from scoring.selectors.standings import competition_standings, competition_standings_summary
 from scoring.selectors.standings_inputs import (
     Adjustment,
@@ -168,8 +167,11 @@ def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpRespons
         return unchanged
     competition = matchday.competition
     search = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
-    found = matchday_matches(matchday=matchday, search=search)
-    page = Paginator(found, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = matches_paged(
+        matchday_matches(matchday=matchday, search=search),
+        per_page=MATCHES_PER_PAGE,
+        page_number=request.GET.get("page"),
+    )
     rows = list(page.object_list)
     ids = [match.pk for match in rows]
     scores = competition_match_scores(competition=competition, match_ids=ids)

@@ -9,6 +9,7 @@ them), so each test reads its numbers straight from the scene.
 from __future__ import annotations
 
 import datetime
+import random
 from dataclasses import dataclass
 
 from scoring.models import Game
@@ -157,3 +158,44 @@ def koppel_with_games(count: int, *, seasons: int = 3) -> Team:
         score = [(20, 6), (8, 20), (12, 12)][index % 3]
         played(day, entries[competition.pk], opponent, score)
     return busy
+
+
+# Seasons of `club_league` ("": a competition without a season) and its players.
+PLAYERS = 24
+SEASONS = ("2025-2026", "2026-2027", "")
+
+
+def club_league(seed: int, *, clubs: int = 5) -> list[Club]:
+    """`clubs` clubs, `PLAYERS` players moving between them each season, a pairs
+    competition a season of 4 matchdays with random koppels and scores."""
+    rng = random.Random(seed)
+    made = [
+        ClubFactory.create(key=f"league-club-{n}", name=f"League club {n}") for n in range(clubs)
+    ]
+    players = [
+        PlayerFactory.create(key=f"league-p{n}", name=f"Player {n:02}") for n in range(PLAYERS)
+    ]
+    for number, season in enumerate(SEASONS):
+        for player in players:  # a transfer now and then; some without a club
+            player.club = rng.choice([*made, None])
+            player.save()
+        competition = CompetitionFactory.create(
+            slug=f"club-league-{number}", name=f"Club league {number}", season=season
+        )
+        shuffled = rng.sample(players, len(players))
+        koppels = [
+            koppel(f"league-k{number}-{n}", shuffled[2 * n], shuffled[2 * n + 1])
+            for n in range(len(players) // 2)
+        ]
+        entries = [entered(competition, team) for team in koppels]
+        for day in range(1, 5):
+            matchday = MatchdayFactory.create(
+                competition=competition, number=day, date=datetime.date(2025 + number, 10, day)
+            )
+            order = rng.sample(entries, len(entries))
+            for table in range(len(order) // 2):
+                score = (rng.randint(0, 20), 20) if rng.random() < 0.5 else (20, rng.randint(0, 20))
+                played(matchday, order[2 * table], order[2 * table + 1], score, table=table + 1,
+                       kaps=(rng.randint(0, 3), rng.randint(0, 3)),
+                       baunies=(rng.randint(0, 1), rng.randint(0, 1)))  # fmt: skip
+    return made

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from rankings.profiles import clubs
+from tests.builders import seasons_rankings_refresh
 from tests.rankings.profile_scenes import koppel_with_games
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +81,7 @@ def test_a_club_season_names_some_players_and_koppels_and_counts_the_rest(
 ) -> None:
     monkeypatch.setattr(clubs, "SEASON_NAMES_MAX", 2)
     koppel_with_games(4, seasons=1)  # one season: 6 players and 5 koppels of busy-club
+    seasons_rankings_refresh()  # as the worker would: the club's seasons are stored
 
     html = client.get(reverse("club_detail", kwargs={"key": "busy-club"})).content.decode()
 

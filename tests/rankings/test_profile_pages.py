@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -13,7 +14,7 @@ from django.urls import reverse
 from rankings.models import PlayerRating, RatedGame, RatingChange
 from rankings.profiles.history import HISTORY_PER_PAGE
 from scoring.models import Game
-from tests.builders import club_competition, finished_game, koppels_of
+from tests.builders import club_competition, finished_game, koppels_of, seasons_rankings_refresh
 from tests.factories import ClubFactory, MatchdayFactory, PlayerFactory
 from tests.pages import without_bdi
 from tests.rankings.profile_scenes import Transfer, koppel, koppel_with_games, transfer
@@ -266,6 +267,7 @@ def test_a_head_to_head_with_itself_or_an_unknown_koppel_is_a_404(
 
 
 def test_the_club_page_shows_its_players_then_and_now(client: Client, scene: Transfer) -> None:
+    seasons_rankings_refresh()  # as the worker would: the club's seasons are stored
     html = page(client, url("club_detail", key="kampoe"))
 
     now = html.split('id="players-title"')[1].split("</section>")[0]
@@ -295,6 +297,7 @@ def test_a_club_that_entered_a_league_lists_it_as_a_club(client: Client, db: Non
         )
     )
     assert home.club is not None
+    seasons_rankings_refresh()
 
     html = page(client, url("club_detail", key=home.club.key))
 
@@ -369,3 +372,20 @@ def test_an_htmx_request_gets_only_the_history(client: Client) -> None:
     assert html.strip().startswith('<div id="history">')
     assert "26–28 of 28" in html
     assert "<h1" not in html
+
+
+def test_the_club_page_says_when_its_seasons_are_not_computed_yet(
+    client: Client, scene: Transfer, settings: Any
+) -> None:
+    # With a broker the worker computes them; the page shows what is stored and says so.
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    html = page(client, url("club_detail", key="kampoe"))
+    assert "The season ranking is being computed" in html
+    assert "No games played for this club yet." in html  # no season stored yet
+    assert f'href="{game_url(scene.games[0])}"' in html  # its games are read live
+
+    seasons_rankings_refresh()
+    html = page(client, url("club_detail", key="kampoe"))
+    assert "The season ranking is being computed" not in html
+    assert "As of " in html
+    assert "2025-2026: 2 players" in html

@@ -25,6 +25,7 @@ from scoring.rules.seasons import SeasonBy
 from scoring.services.rounds import game_rounds_load
 from tests.builders import random_matchday
 from tests.factories import CompetitionFactory, koppel_entries
+from tests.rankings.profile_scenes import club_league
 from tests.rankings.test_season_queries import SEASON, grow
 from tests.rankings.test_season_rankings import build_scene
 from tests.test_query_budgets import random_rounds
@@ -81,6 +82,19 @@ def test_the_stored_rankings_are_the_computed_ones_on_generated_data(best: int |
     assert assert_stored_is_computed(SEASON) > 100
     assert season_rankings_refresh(season="2025-2026") > 0
     assert_stored_is_computed("2025-2026")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_stored_rankings_are_the_computed_ones_with_many_clubs(seed: int) -> None:
+    # 12 clubs whose players move between seasons (some without a club), plus club
+    # matches and pairs koppels of two clubs: every club's choices from its own games.
+    grow(3)  # rates its players: before the league, whose players play in several koppels
+    club_league(seed, clubs=12)
+
+    for season in ("2025-2026", "2026-2027"):
+        assert season_rankings_refresh(season=season) > 0
+        assert SeasonRankingList.objects.filter(season=season, club__isnull=False).count() >= 8 * 9
+        assert assert_stored_is_computed(season) > 100
 
 
 def test_a_refresh_that_finds_nothing_changed_writes_nothing() -> None:

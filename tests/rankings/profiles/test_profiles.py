@@ -8,10 +8,11 @@ import datetime
 
 import pytest
 
-from rankings.profiles.clubs import club_profile
+from rankings.profiles.clubs import Named, club_profile
 from rankings.profiles.history import HISTORY_PER_PAGE, Outcome
 from rankings.profiles.koppels import koppel_head_to_head, koppel_profile, koppels_matching
 from rankings.profiles.players import player_profile
+from tests.builders import seasons_rankings_refresh
 from tests.factories import PlayerFactory
 from tests.rankings.profile_scenes import Transfer, koppel, transfer
 
@@ -131,21 +132,33 @@ def test_koppels_that_never_met_have_an_empty_record(scene: Transfer) -> None:
     assert record.history.lines == []
 
 
+def named(people: list[Named]) -> list[str]:
+    return [person.key for person in people]
+
+
 def test_a_club_season_counts_only_who_played_for_it_then(scene: Transfer) -> None:
+    seasons_rankings_refresh()  # a club's seasons are the stored season rankings' (issue 20)
     kampoe = club_profile(club=scene.kampoe, page_number=None)
     toppers = club_profile(club=scene.toppers, page_number=None)
 
     assert list(kampoe.players) == [scene.bob, scene.fay]  # Ann plays for Toppers now
     assert list(toppers.players) == [scene.ann, scene.cor, scene.dan, scene.eve]
+    assert [s.season for s in kampoe.seasons] == ["2026-2027", "2025-2026"]
     seasons = {s.season: s for s in kampoe.seasons}
-    assert seasons["2025-2026"].players == [scene.ann, scene.bob]
-    assert seasons["2025-2026"].koppels == [scene.ab]
+    assert named(seasons["2025-2026"].players) == [scene.ann.key, scene.bob.key]
+    assert seasons["2025-2026"].players_count == 2
+    assert named(seasons["2025-2026"].koppels) == [scene.ab.key]
     assert tally_row(seasons["2025-2026"].tally)[:6] == (2, 1, 0, 1, 28, 32)
-    assert seasons["2026-2027"].players == [scene.bob, scene.fay]
+    assert named(seasons["2026-2027"].players) == [scene.bob.key, scene.fay.key]
     assert tally_row(seasons["2026-2027"].tally)[:6] == (2, 1, 1, 0, 30, 16)
     seasons = {s.season: s for s in toppers.seasons}
-    assert seasons["2025-2026"].players == [scene.cor, scene.dan]
-    assert seasons["2026-2027"].players == [scene.ann, scene.cor, scene.dan, scene.eve]
+    assert named(seasons["2025-2026"].players) == [scene.cor.key, scene.dan.key]
+    assert named(seasons["2026-2027"].players) == [
+        scene.ann.key,
+        scene.cor.key,
+        scene.dan.key,
+        scene.eve.key,
+    ]
     # AE–BF 10–10, AE–CD 20–4 (Toppers on both sides: a win and a loss), BF–AE 20–6.
     assert tally_row(seasons["2026-2027"].tally)[:6] == (4, 1, 1, 2, 40, 54)
 

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Game
+from scoring.selectors import highlights as highlights_module
 from scoring.selectors.highlights import KoppelLine, match_top_koppels, matchday_highlights
 from scoring.services.lineups import club_match_lineup_set
 from scoring.services.schedule import schedule_round_robin_create
@@ -351,12 +352,25 @@ def queries_of(action) -> int:
 
 
 @pytest.mark.parametrize("games", [2])
-def test_highlights_take_one_query_whatever_the_number_of_games(games):
+def test_highlights_take_three_queries_whatever_the_number_of_games(games):
+    # The games' columns, the koppels named, their clubs (none in a pairs competition).
     counts = []
     for size in (games, 3 * games):
         matchday = pairs_evening(size).matchdays.select_related("competition").get()
         counts.append(queries_of(lambda matchday=matchday: matchday_highlights(matchday=matchday)))
-    assert counts == [1, 1]
+    assert counts == [2, 2]
+
+
+def test_the_baunies_line_names_the_first_ones_and_counts_the_rest(monkeypatch):
+    monkeypatch.setattr(highlights_module, "BAUNIES_SHOWN", 2)
+    matchday = pairs_evening(7).matchdays.select_related("competition").get()  # 4 baunies
+    highlights = matchday_highlights(matchday=matchday)
+    assert highlights is not None
+    assert len(highlights.baunies) == 2
+    assert highlights.baunies_more == 2
+    assert highlights.baunies_total == 4
+    names = [str(line.koppel).casefold() for line in highlights.baunies]
+    assert names == sorted(names)
 
 
 def test_top_koppels_take_one_query_whatever_the_number_of_games():
