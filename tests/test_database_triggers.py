@@ -258,6 +258,45 @@ def test_two_directors_adding_clashing_matches_at_once_store_one():
     assert Match.objects.filter(matchday=matchday).count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
+def test_two_directors_seating_one_koppel_twice_at_once_store_one():
+    """PostgreSQL: the games' statement trigger locks the new games' matchdays before it
+    counts, so two transactions seating one koppel at two tables of a sitting can't both
+    pass (issue 20, as the row trigger before it)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are what is tested; SQLite has one writer at a time")
+    competition = CompetitionFactory.create(kind=Competition.Kind.CLUBS)
+    matchday = MatchdayFactory.create(competition=competition)
+    first, second = MatchFactory.create_batch(2, matchday=matchday)
+    koppel = TeamFactory.create()
+    opponents = TeamFactory.create_batch(2)
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def director(match: Match, table: int, opponent: Any) -> None:
+        try:
+            start.wait()
+            with transaction.atomic():
+                Game.objects.create(match=match, table=table, team_a=koppel, team_b=opponent)
+            outcomes.append("stored")
+        except IntegrityError as exc:
+            violation = integrity_violation(exc)
+            outcomes.append(violation.code if violation else repr(exc))
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=director, args=args)
+        for args in ((first, 1, opponents[0]), (second, 2, opponents[1]))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == ["koppel_twice_in_sitting", "stored"]
+    assert Game.objects.filter(match__matchday=matchday).count() == 1
+
+
 def test_every_trigger_is_in_the_database_after_migrating():
     """SQLite drops a table's triggers when a migration rebuilds the table (AddConstraint,
     AlterField, …): a later migration that forgets to make them again fails here."""
