@@ -39,7 +39,6 @@ from scoring.services.standings import standings_catch_up, standings_catch_up_du
 from scoring.tables import TIEBREAK_LABELS, StandingTable
 from scoring.views.common import (
     GAME_TEAM_JOINS,
-    MATCHES_PER_PAGE,
     SEARCH_MAX_LENGTH,
     AdjustmentLine,
     game_for,
@@ -152,6 +151,13 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         **_live_context(request, stamp, competition_in_play(competition=competition)),
     }
     return render_page(request, "scoring/competition_detail.html", context, partial="standings")
+
+
+# Matches a page of the public matchday page: a player on a phone scrolls through 25 cards
+# at most and finds the rest by table or name (`q`). Half the director's 50
+# (`common.MATCHES_PER_PAGE`): at league size a page of 50 cards took 2.5× the time of a
+# 10-koppel matchday's 5 (issue 20).
+MATCHES_PER_PAGE = 25
 
 
 def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
