@@ -339,9 +339,7 @@ def season_rankings_send(season: str) -> None:
     results saved meanwhile queue nothing more and one refresh covers them all."""
     from rankings.tasks import season_rankings_refresh as task  # the tasks import services
 
-    task.apply_async(
-        kwargs={"season": season}, countdown=settings.SEASON_RANKINGS_DELAY_SECONDS
-    )
+    task.apply_async(kwargs={"season": season}, countdown=settings.SEASON_RANKINGS_DELAY_SECONDS)
 
 
 def competition_season(competition_id: int) -> str | None:
