@@ -28,6 +28,7 @@ from rankings.profiles.history import (
     side_tally,
     teams_of,
 )
+from rankings.season_refresh import TALLY_FIELDS
 from rankings.selectors import GAME_DATE, GameRow, GameSideRow, game_rows
 from scoring.models import Game
 from scoring.rules.seasons import SeasonBy, SeasonTally
@@ -42,21 +43,9 @@ PLAYERS_PER_PAGE = 100
 # of 2,000 players listed them all in every season.
 SEASON_NAMES_MAX = 30
 
-# The tally columns of a stored line, in `SeasonTally`'s order after `entry`.
-_TALLY_COLUMNS = (
-    "games",
-    "wins",
-    "draws",
-    "losses",
-    "points_for",
-    "points_against",
-    "kaps",
-    "baunies",
-    "failed_baunies",
-    "early_kaps",
-    "won_as_caller",
-    "won_not_caller",
-)
+# The tally columns of a stored line, in `SeasonTally`'s order after `entry` (its saldo is
+# worked out, not read).
+TALLY_COLUMNS = tuple(name for name in TALLY_FIELDS if name != "saldo")
 
 # The club's games newest first: `rankings.selectors.GAME_ORDER` reversed.
 _NEWEST_FIRST = (
@@ -228,7 +217,7 @@ def _stored_seasons(club: Club) -> list[ClubSeason]:
             ranking__club=club, ranking__kind="", ranking__by=SeasonBy.CLUB.value, entry=club.pk
         )
         .exclude(ranking__season="")
-        .values_list("ranking__season", *_TALLY_COLUMNS)
+        .values_list("ranking__season", *TALLY_COLUMNS)
     }
     named_lists = {
         pk: (season, by)

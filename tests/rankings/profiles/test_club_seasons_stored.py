@@ -10,7 +10,13 @@ from collections import defaultdict
 
 import pytest
 
-from rankings.profiles.clubs import SEASON_NAMES_MAX, club_games, club_history, club_profile
+from rankings.profiles.clubs import (
+    SEASON_NAMES_MAX,
+    TALLY_COLUMNS,
+    club_games,
+    club_history,
+    club_profile,
+)
 from rankings.profiles.history import by_season, side_tally
 from rankings.selectors import game_rows
 from scoring.rules.seasons import SeasonBy
@@ -40,23 +46,7 @@ def reference(club: Club) -> dict[str, tuple[tuple[int, ...], list[str], list[st
         people = Player.objects.filter(pk__in=players[season])
         teams = Team.objects.filter(pk__in=koppels[season]).select_related("player_1", "player_2")
         result[season] = (
-            tuple(
-                getattr(tally, f)
-                for f in (
-                    "games",
-                    "wins",
-                    "draws",
-                    "losses",
-                    "points_for",
-                    "points_against",
-                    "kaps",
-                    "baunies",
-                    "failed_baunies",
-                    "early_kaps",
-                    "won_as_caller",
-                    "won_not_caller",
-                )
-            ),  # fmt: skip
+            tuple(getattr(tally, f) for f in TALLY_COLUMNS),
             [p.key for p in sorted(people, key=lambda p: (p.name.casefold(), p.pk))],
             [t.key for t in sorted(teams, key=lambda t: (str(t).casefold(), t.pk))],
         )
@@ -73,23 +63,7 @@ def test_each_clubs_seasons_equal_the_computation_from_its_games(seed: int) -> N
         expected = reference(club)
         shown = {
             item.season: (
-                tuple(
-                    getattr(item.tally, f)
-                    for f in (
-                        "games",
-                        "wins",
-                        "draws",
-                        "losses",
-                        "points_for",
-                        "points_against",
-                        "kaps",
-                        "baunies",
-                        "failed_baunies",
-                        "early_kaps",
-                        "won_as_caller",
-                        "won_not_caller",
-                    )
-                ),  # fmt: skip
+                tuple(getattr(item.tally, f) for f in TALLY_COLUMNS),
                 [named.key for named in item.players],
                 [named.key for named in item.koppels],
             )
