@@ -184,10 +184,9 @@ def bench(
 
     Celery runs eagerly meanwhile: the refresh work is measured in this process, and
     nothing is sent to a broker."""
-    from troefclub.celery import app
+    from troefclub.celery import eager_set
 
-    eager = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    eager = eager_set(always=True, propagates=True)
     try:
         return _bench(
             sizes=sizes,
@@ -201,7 +200,7 @@ def bench(
             cache=cache,
         )
     finally:
-        app.conf.task_always_eager, app.conf.task_eager_propagates = eager
+        eager_set(always=eager[0], propagates=eager[1])
 
 
 def _bench(

@@ -336,10 +336,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("axes").setLevel(logging.WARNING)  # nor four per scorer's login
 
     from benchmarks.load_settings import BENCH_QUEUES
-    from troefclub.celery import app
+    from troefclub.celery import eager_set
 
     queues = sorted(BENCH_QUEUES.values())
-    app.conf.task_always_eager = True  # this process's own refreshes (setup) run inline
+    eager_set(always=True)  # this process's own refreshes (setup) run inline
     say(f"preparing {name}: {args.koppels} koppels, {args.scorers} open games")
     competition_id, scorers = prepare(
         koppels=args.koppels, scorers=args.scorers, rounds=args.rounds, seed=args.seed
@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     probe_id = load_rebuild.probe_prepare() if args.ratings_rebuild else None
     # From here on this process's writes (the correction, the probe) queue their tasks on
     # the benchmark's broker, as any write does.
-    app.conf.task_always_eager = False
+    eager_set(always=False)
     pacing = random.Random(args.seed + 1)
     for scorer in scorers:
         scorer.pauses = [args.pause * pacing.uniform(0.5, 1.5) for _ in scorer.rounds]

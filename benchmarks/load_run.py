@@ -307,7 +307,8 @@ def queue_lengths(broker: str, queues: list[str]) -> dict[str, int]:
 
     from benchmarks.throwaway import KEY_PREFIX
 
-    client = redis.Redis.from_url(broker, socket_timeout=5, socket_connect_timeout=5)
+    # A sync client (redis-py 6 annotates its answers as the async client's too).
+    client: Any = redis.Redis.from_url(broker, socket_timeout=5, socket_connect_timeout=5)
     try:
         return {queue: int(client.llen(KEY_PREFIX + queue)) for queue in queues}
     finally:

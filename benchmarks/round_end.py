@@ -214,15 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from troefclub.celery import app
+    from troefclub.celery import eager_set
 
-    app.conf.task_always_eager = True  # the setup's own refreshes run inline
+    eager_set(always=True)  # the setup's own refreshes run inline
     _say(f"preparing {name}: {args.koppels} koppels, {2 * args.repeat} open games")
     _competition_id, scorers = load.prepare(
         koppels=args.koppels, scorers=2 * args.repeat, rounds=END, seed=args.seed
     )
     # From here on, tasks go to the broker (or, with --eager, run in the request).
-    app.conf.task_always_eager = args.eager
+    eager_set(always=args.eager)
     broker_clear(broker)
     profiler = cProfile.Profile() if args.profile else None
     statements: dict[str, list[str]] = {}

@@ -12,3 +12,24 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 app = Celery("troefclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def eager_set(*, always: bool, propagates: bool | None = None) -> tuple[bool, bool]:
+    """Run tasks in this process (`always`) or send them to the broker, and whether an
+    eager task's error is raised (`propagates`; None: as it is). Returns both as they
+    were. For tests and benchmarks that switch mode in a running process.
+
+    Both names of each setting are set: with ``namespace="CELERY"`` Celery below 5.7 reads
+    ``CELERY_TASK_ALWAYS_EAGER`` (the Django setting's name) and ignores an assignment to
+    ``conf.task_always_eager``, which 5.7 reads.
+    """
+    conf = app.conf
+    was = (bool(conf.task_always_eager), bool(conf.task_eager_propagates))
+    raised = was[1] if propagates is None else propagates
+    conf.update(
+        task_always_eager=always,
+        CELERY_TASK_ALWAYS_EAGER=always,
+        task_eager_propagates=raised,
+        CELERY_TASK_EAGER_PROPAGATES=raised,
+    )
+    return was

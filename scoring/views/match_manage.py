@@ -79,7 +79,12 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
     context["is_club_match"] = competition.kind == Competition.Kind.CLUBS
     context["forfeit_form"] = ForfeitForm(
         prefix="forfeit",
-        initial={"side": match.forfeit, "reason": match.forfeit_reason, "seen": seen},
+        # A lineup's stored reason is shown in the reader's words (`_forfeit` maps them back).
+        initial={
+            "side": match.forfeit,
+            "reason": forfeit_reason_text(match.forfeit_reason),
+            "seen": seen,
+        },
     )
     if context["is_club_match"]:
         context["lineup_form"] = ClubLineupForm(
@@ -166,11 +171,14 @@ def _lineup(request: HtmxHttpRequest, match: Match) -> HttpResponse:
 def _forfeit(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     form = ForfeitForm(request.POST, prefix="forfeit")
     if form.is_valid():
+        reason = form.cleaned_data["reason"]
+        if match.forfeit_reason and reason == forfeit_reason_text(match.forfeit_reason):
+            reason = match.forfeit_reason  # the form showed the stored reason in words
         try:
             saved = match_forfeit_set(
                 match_id=match.pk,
                 side=form.cleaned_data["side"],
-                reason=form.cleaned_data["reason"],
+                reason=reason,
                 seen=form.cleaned_data["seen"],
             )
         except RuleViolation as exc:

@@ -10,6 +10,8 @@ from django.utils import translation
 
 from scoring.forfeit_words import forfeit_reason_stored, forfeit_reason_text
 from tests.scoring.services.test_club_match_lineup_set import club_match, lineup_set
+from tests.seen import match_token_now
+from tournaments.models import Match
 
 STORED_AND_SHOWN = [
     # stored, Dutch, English
@@ -63,3 +65,29 @@ def test_the_match_page_and_its_history_say_it_in_dutch(director_client, refresh
         HTTP_ACCEPT_LANGUAGE="nl",
     )
     assert "minder dan 3 koppels (thuis 2, uit 1)" in board.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_directors_form_shows_it_in_dutch_and_saving_it_as_shown_changes_nothing(
+    director_client, refreshed
+):
+    match, home, away = club_match()
+    with refreshed():
+        lineup_set(match.pk, [home[0], None, home[1]], [None, None, away[2]])
+    url = reverse(
+        "match_manage", kwargs={"slug": match.matchday.competition.slug, "match_id": match.pk}
+    )
+    page = director_client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert 'value="minder dan 3 koppels (thuis 2, uit 1)"' in page
+    posted = {
+        "action": "forfeit",
+        "forfeit-side": "both",
+        "forfeit-reason": "minder dan 3 koppels (thuis 2, uit 1)",
+        "forfeit-seen": match_token_now(match_id=match.pk),
+    }
+    director_client.post(url, posted, HTTP_ACCEPT_LANGUAGE="nl")
+    match.refresh_from_db()
+    assert (match.forfeit_reason, match.forfeit_cause) == (
+        "fewer than 3 koppels (home 2, away 1)",
+        Match.ForfeitCause.LINEUP,
+    )

@@ -53,7 +53,7 @@ from tests.refreshes import queued_refreshes
 from tests.seen import game_token_now, match_token_now
 from tournaments import selectors as tournaments_selectors
 from tournaments.models import Bye, Competition, Match, StandingsRefreshClaim
-from troefclub.celery import app as celery_app
+from troefclub.celery import eager_set
 from troefclub.refresh import Claim
 
 LONG_AGO = datetime.datetime(2026, 3, 1, 19, 0, tzinfo=datetime.UTC)
@@ -525,12 +525,11 @@ def test_after_a_transaction_rolled_back_the_next_one_queues_its_refresh(queued)
 @pytest.fixture
 def eager() -> Iterator[None]:
     """Celery as in the embedded default (no broker): a queued task runs at once."""
-    saved = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
+    saved, _ = eager_set(always=True)
     try:
         yield
     finally:
-        celery_app.conf.task_always_eager = saved
+        eager_set(always=saved)
 
 
 def test_the_embedded_default_shows_fresh_standings_right_after_the_ending_round(db, eager):

@@ -21,7 +21,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from scoring.models import Game, Round
+from scoring.models import Game, Round, Standing
 from scoring.selectors import board as board_selectors
 from scoring.selectors import board_live
 from scoring.services.rounds import round_record
@@ -264,6 +264,20 @@ def test_a_display_poll_after_the_standings_moved_sends_them(client, evening):
     standings_rebuild(competition_id=evening.competition.pk)
     html = client.get(url, **HTMX).content.decode()
     assert oob_ids(html) == ["display-poll", "display-standings-list", "display-as-of"]
+    assert html.count('class="display-item display-standing"') == 13
+
+
+def test_a_display_opened_before_any_standings_gets_them_by_its_poll(client, evening):
+    """The screen put up before the first game ended shows "no standings yet" in the box
+    the poll swaps: the first standings have somewhere to go (the club evening's e2e test,
+    with a broker, waited for them in vain)."""
+    Standing.objects.filter(competition=evening.competition).delete()
+    page = client.get(display_url(evening.competition)).content.decode()
+    assert 'id="display-standings-list"' in page and "display-empty" in page
+    url = poll_of(page, "display")
+    standings_rebuild(competition_id=evening.competition.pk)
+    html = client.get(url, **HTMX).content.decode()
+    assert "display-standings-list" in oob_ids(html)
     assert html.count('class="display-item display-standing"') == 13
 
 
