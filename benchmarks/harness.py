@@ -317,7 +317,11 @@ def _bench(
                     runs,
                     note=(
                         f"{extra['rounds_that_queued_a_refresh']} of {extra['rounds']} rounds "
-                        f"queued a refresh; slowest {extra['max_refresh_s'] * 1000:.0f} ms"
+                        f"queued a refresh; slowest {extra['max_refresh_s'] * 1000:.0f} ms; "
+                        f"apart, in the ratings queue: {extra['ratings_refreshes']} ratings "
+                        f"refreshes (median {extra['ratings_refresh_median_s'] * 1000:.0f} ms), "
+                        f"{extra['season_rankings_refreshes']} season rankings refreshes "
+                        f"(median {extra['season_rankings_refresh_median_s'] * 1000:.0f} ms)"
                     ),
                 )
             )

@@ -451,13 +451,17 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
 
     The ratings refresh that a round ending a game also queues (issue 10) is another task
     with its own worker time: it is run and timed apart (`ratings_refresh_median_s`), after
-    the ratings are brought up to date once before the first run."""
+    the ratings are brought up to date once before the first run. So is the season
+    rankings' refresh (issue 20: the ratings queue's, `SEASON_RANKINGS_DELAY_SECONDS`
+    later, one for the results of those seconds; `season_rankings_refresh_median_s`)."""
+    from rankings.season_refresh import SEASON_RANKINGS
     from rankings.services import RATINGS, ratings_refresh
     from scoring.services.rounds import round_record
     from troefclub.refresh import RefreshOnCommit
 
     ratings_refresh()
     ratings_seconds: list[float] = []
+    season_seconds: list[float] = []
     rng = random.Random(seed)
     result = Runs()
     per_round_max = 0.0
@@ -482,16 +486,20 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
                 # (savepoint ids, function, robust): the function is what commit would call
                 callbacks = [entry[1] for entry in connection.run_on_commit[start:]]
                 del connection.run_on_commit[start:]
-            ratings = [
-                func
-                for func in callbacks
-                if isinstance(func, RefreshOnCommit) and func.queue is RATINGS
-            ]
-            callbacks = [func for func in callbacks if func not in ratings]
-            for ratings_callback in ratings:
-                started = time.perf_counter()
-                ratings_callback()
-                ratings_seconds.append(time.perf_counter() - started)
+            apart = {
+                queue: [
+                    func
+                    for func in callbacks
+                    if isinstance(func, RefreshOnCommit) and func.queue is queue
+                ]
+                for queue in (RATINGS, SEASON_RANKINGS)
+            }
+            callbacks = [func for func in callbacks if not any(func in f for f in apart.values())]
+            for queue, timed in ((RATINGS, ratings_seconds), (SEASON_RANKINGS, season_seconds)):
+                for callback in apart[queue]:
+                    started = time.perf_counter()
+                    callback()
+                    timed.append(time.perf_counter() - started)
             with counting() as counter:
                 started = time.perf_counter()
                 for func in callbacks:
@@ -512,6 +520,10 @@ def round_refresh_runs(competition: Competition, *, repeat: int, seed: int) -> R
         "round_record_median_s": statistics.median(record_seconds) if record_seconds else 0,
         "ratings_refreshes": len(ratings_seconds),
         "ratings_refresh_median_s": statistics.median(ratings_seconds) if ratings_seconds else 0,
+        "season_rankings_refreshes": len(season_seconds),
+        "season_rankings_refresh_median_s": (
+            statistics.median(season_seconds) if season_seconds else 0
+        ),
     }
     return result
 
