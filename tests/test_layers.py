@@ -33,9 +33,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoring",),
     ("rankings",),
     ("interchange",),
+    ("api",),
     ("troefclub.urls",),
 )
-OURS = ("troefclub", "tournaments", "scoring", "rankings", "interchange")
+OURS = ("troefclub", "tournaments", "scoring", "rankings", "interchange", "api")
 
 
 def layer_of(module: str) -> int | None:

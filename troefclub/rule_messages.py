@@ -50,6 +50,8 @@ TRICKS_EXPECTED = {
 def _messages() -> dict[str, str]:
     return {
         "rule_set_invalid": _("The rule set is not possible: check “%(field)s”."),
+        "api_token_name_required": _("Give the API token a name: what it is for."),
+        "api_token_unknown": _("There is no such API token of yours."),
         "seat_invalid": _("Seat %(seat)s does not exist; seats are 1 to 4."),
         "kap_partner_not_allowed": _(
             "This competition does not allow a kap called by the partner."

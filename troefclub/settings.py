@@ -132,16 +132,24 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "csp",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "corsheaders",
     "troefclub",
     "tournaments",
     "scoring",
     "rankings",
     "interchange",
+    "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Before anything that answers: a preflight (OPTIONS) to /api/ is answered here, and only
+    # for the origins of API_CORS_ORIGINS (empty by default: no other site's script reads us).
+    "corsheaders.middleware.CorsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -333,6 +341,75 @@ WHITENOISE_AUTOREFRESH = DEBUG or TESTING
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+
+
+# ---------------------------------------------------------------- REST API (issue 21)
+
+# The API (`api/`, /api/v1/): public reads as the public pages, writes with a personal API
+# token (`Authorization: Bearer …`, `api.auth`) or a table link's token (`Authorization:
+# Table …`) in a header, never in the URL. No session login: a browser's cookies never
+# authorise a write here, so there is no CSRF to check. JSON only (the browsable API's
+# pages would need inline scripts the CSP refuses; the docs page is /api/v1/docs/).
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.ApiTokenAuthentication",
+        "api.auth.TableLinkAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.IdCursorPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttling.TokenRateThrottle",
+        "api.throttling.AddressRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        # Per personal API token (or table link) and per client address. A federation site
+        # polling its standings every minute and a scorer app sending a round every few
+        # seconds stay far below; a runaway script is told 429 with Retry-After.
+        "token": env_str("API_THROTTLE_TOKEN", "600/min"),
+        "address": env_str("API_THROTTLE_ADDRESS", "300/min"),
+    },
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0) if "API_NUM_PROXIES" in os.environ else None,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "troefclub API",
+    "DESCRIPTION": (
+        "Standings, fixtures, games and rankings of Troefcall clubs, leagues and tournaments;"
+        " results recorded through the same rules as the score sheet."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The docs page's JS and CSS from our own static files (drf-spectacular-sidecar).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins
+# ("https://stcb.sr,https://knbb.nl"), and then only for /api/. Credentials (cookies) are
+# never allowed: the API's writes take a token in a header.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "accept-language",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+)
+CORS_EXPOSE_HEADERS = ("etag", "last-modified", "retry-after")
 
 
 # ---------------------------------------------------------------- celery

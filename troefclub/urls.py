@@ -62,7 +62,10 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the header's switch
+    path("i18n/", include("django.conf.urls.i18n")),
+    path(
+        "api/", include("api.urls")
+    ),  # the REST API, /api/v1/ (issue 21)  # set_language: the header's switch
     path("", include("rankings.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

@@ -1,0 +1,1 @@
+"""The API's serializers, a module an area (as `api/views/`)."""

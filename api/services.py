@@ -1,0 +1,59 @@
+"""Writes of the API's own rows: personal API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from api.models import ApiToken
+from scoring.rules import RuleViolation
+
+TOKEN_PREFIX = "tc_"
+# What the user's page and the admin show of a token: "tc_" and 8 characters.
+SHOWN_LENGTH = 11
+
+
+def api_token_digest(plain: str) -> str:
+    """The stored form of a token: SHA-256, hex (64 characters). A token holds 256 random
+    bits, so an unsalted hash is as safe to keep as a salted one and looks up by index."""
+    return hashlib.sha256(plain.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@transaction.atomic
+def api_token_create(*, user: Any, name: str) -> tuple[ApiToken, str]:
+    """Make a personal API token for `user`; returns the row and the token itself, which is
+    shown to the user once and never stored (only its digest is).
+
+    Raises RuleViolation: `api_token_name_required` (a blank name).
+    """
+    name = name.strip()
+    if not name:
+        raise RuleViolation("api_token_name_required")
+    plain = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name[:100], prefix=plain[:SHOWN_LENGTH], digest=api_token_digest(plain)
+    )
+    return token, plain
+
+
+@transaction.atomic
+def api_token_revoke(*, token_id: int, user: Any) -> ApiToken:
+    """Revoke one of `user`'s tokens (a superuser may revoke anyone's). Revoking a revoked
+    token changes nothing and writes nothing.
+
+    Raises RuleViolation: `api_token_unknown` (no such token of this user).
+    """
+    tokens = ApiToken.objects.select_for_update()
+    if not user.is_superuser:
+        tokens = tokens.filter(user=user)
+    token = tokens.filter(pk=token_id).first()
+    if token is None:
+        raise RuleViolation("api_token_unknown")
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token

@@ -1,0 +1,39 @@
+"""Throttling of the API: per sender (personal token or table link) and per address.
+
+Rates come from settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] (API_THROTTLE_TOKEN,
+API_THROTTLE_ADDRESS). The counters live in Django's cache (the default cache: per
+process in the embedded default; Redis in production — README "Settings").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+
+from api.models import ApiToken
+
+
+class TokenRateThrottle(SimpleRateThrottle):
+    """One budget per personal API token or table link; requests without one pass here
+    (the address budget counts them)."""
+
+    scope = "token"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        auth = request.auth
+        if auth is None:
+            return None
+        kind = "token" if isinstance(auth, ApiToken) else "link"
+        return self.cache_format % {"scope": self.scope, "ident": f"{kind}:{auth.pk}"}
+
+
+class AddressRateThrottle(SimpleRateThrottle):
+    """One budget per client address (REMOTE_ADDR, or X-Forwarded-For behind the
+    API_NUM_PROXIES proxies), whoever sends."""
+
+    scope = "address"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
