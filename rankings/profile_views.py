@@ -20,7 +20,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from rankings import charts
 from rankings.formats import decimal
@@ -54,12 +54,10 @@ class OpponentForm(forms.Form):
 
 
 # A date in a chart's labels and hover texts as the game histories write it ("2 Oct 2026",
-# "2 okt 2026"): SHORT_DATE_FORMAT would be American in English (10/02/2026).
-DAY_FORMAT = "j M Y"
-
-
+# "2 okt 2026": Dutch writes the month in lower case, templates/rankings/_game_history.html):
+# SHORT_DATE_FORMAT would be American in English (10/02/2026).
 def _day(day: date | None) -> str:
-    return date_format(day, DAY_FORMAT) if day else "—"
+    return date_format(day, pgettext("date of a game in a list", "j M Y")) if day else "—"
 
 
 def rating_chart(points: Sequence[RatingPoint]) -> SafeString:
@@ -90,7 +88,11 @@ def evenings_chart(evenings: Sequence[Evening]) -> SafeString:
     return charts.bar_chart(
         [
             charts.BarGroup(
-                label=date_format(evening.date, "j M") if evening.date else "—",
+                label=(
+                    date_format(evening.date, pgettext("day of an evening in a chart", "j M"))
+                    if evening.date
+                    else "—"
+                ),
                 values=(evening.points_for, evening.points_against),
                 titles=(
                     ngettext(

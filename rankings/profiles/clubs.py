@@ -34,6 +34,7 @@ from scoring.models import Game
 from scoring.rules.seasons import SeasonBy, SeasonTally
 from scoring.selectors.counted import games_counted
 from tournaments.models import Club, Competition, Entry, Player
+from troefclub.pages import page_number_asked
 from troefclub.tables import page_links
 
 # Players of "Players now" a page: a club of 2,000 players made a 349 KB page (issue 20).
@@ -299,7 +300,7 @@ def club_history(club: Club, page_number: str | None) -> History:
     the page's `game_rows` (three) and their koppels (one): six queries."""
     page = Paginator(
         club_games(club).order_by(*_NEWEST_FIRST).values_list("pk", flat=True), HISTORY_PER_PAGE
-    ).get_page(page_number)
+    ).get_page(page_number_asked(page_number))
     ids = list(page.object_list)
     rows = list(reversed(game_rows(games_counted().filter(pk__in=ids)))) if ids else []
     rows_page: Page[GameRow] = Page(rows, page.number, page.paginator)  # type: ignore[arg-type]
@@ -322,7 +323,7 @@ def club_profile(
     it played in a competition without a season (`_seasonless`). The same number of
     queries whatever the number of games, players and seasons."""
     players_now = Paginator(club.players.order_by("name", "pk"), PLAYERS_PER_PAGE).get_page(
-        players_page
+        page_number_asked(players_page)
     )
     competitions = club_competitions(club)
     seasons = _stored_seasons(club)

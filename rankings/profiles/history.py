@@ -26,6 +26,7 @@ from django.core.paginator import Page, Paginator
 from rankings.selectors import GameRow, GameSideRow
 from scoring.rules.seasons import SeasonBy, SeasonTally, season_tallies
 from tournaments.models import Team
+from troefclub.pages import page_number_asked
 from troefclub.tables import page_links
 
 # Games a page of a history: a phone scrolls 25 rows easily.
@@ -96,7 +97,7 @@ def history_page(rows: Sequence[GameRow], page_number: str | None) -> Page[GameR
     number that isn't one gives the first page, one out of range the last (never an
     error)."""
     newest_first = list(reversed(rows))
-    return Paginator(newest_first, HISTORY_PER_PAGE).get_page(page_number)
+    return Paginator(newest_first, HISTORY_PER_PAGE).get_page(page_number_asked(page_number))
 
 
 def history_rows(page: Page[GameRow], side_of: SideOf, teams: dict[int, Team]) -> History:

@@ -17,6 +17,7 @@ from scoring.rules import matchday_places_violations
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
 from troefclub.ordering import blank_last
+from troefclub.pages import page_number_asked
 
 
 def club_koppels(*, entry: Entry, competition: Competition) -> QuerySet[Team]:
@@ -247,7 +248,9 @@ def matches_paged(
     joined: PostgreSQL joined all 500 matches of a 1,000-koppel matchday to their
     entries, koppels and players before keeping 50 (9 ms, issue 20). Three queries: the
     count, the page's ids, its matches."""
-    ids_page = Paginator(matches.values_list("pk", flat=True), per_page).get_page(page_number)
+    ids_page = Paginator(matches.values_list("pk", flat=True), per_page).get_page(
+        page_number_asked(page_number)
+    )
     ids = list(ids_page.object_list)
     rows = list(matches.filter(pk__in=ids)) if ids else []
     return Page(rows, ids_page.number, ids_page.paginator)  # type: ignore[arg-type]

@@ -48,7 +48,7 @@ from scoring.views.competition_manage import ALREADY_DONE, ENTRY_NAME_JOINS, Act
 from tournaments.lookups import competition_for
 from tournaments.models import Competition, Entry, Match, Matchday
 from troefclub.access import HtmxHttpRequest, director_required
-from troefclub.pages import render_page
+from troefclub.pages import page_number_asked, render_page
 from troefclub.rule_messages import pairing_reason_message, rule_message
 from troefclub.tables import page_links
 
@@ -66,7 +66,7 @@ def matchday_context(
     """
     competition = matchday.competition
     page = Paginator(matchday_matches(matchday=matchday, search=search), MATCHES_PER_PAGE).get_page(
-        page_number
+        page_number_asked(page_number)
     )
     matches = list(page.object_list)
     ids = [match.pk for match in matches]

@@ -140,9 +140,12 @@ def test_a_dutch_player_page_writes_ratings_and_chart_dates_the_dutch_way(
     (chart,) = svgs(html)
     titles = chart_texts(chart, "title")[1:]
     # Dates as the game history writes them.
-    assert [title.split(":")[0] for title in titles] == ["3 Okt 2025", "7 Nov 2025"]
+    assert [title.split(":")[0] for title in titles] == ["3 okt 2025", "7 nov 2025"]
     assert "2,0" in titles[0] and "5,9" in titles[1]
-    assert "3 Okt 2025" in chart_texts(chart, "text")
+    assert "3 okt 2025" in chart_texts(chart, "text")
+    # The game history's dates likewise: the month in lower case, as Dutch writes it.
+    history = html.split('id="history"', 1)[1]
+    assert "3 okt 2025" in history and "Okt" not in history
 
 
 def test_an_unknown_player_is_a_404(client: Client, db: None) -> None:

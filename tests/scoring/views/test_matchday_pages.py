@@ -77,6 +77,10 @@ def test_a_big_matchday_is_paged_with_the_find_box(client, matchday, monkeypatch
     assert "5–5 of 5" in last
     # A page past the end (an old link) shows the last page, not an error.
     assert tables_shown(page_of(client, matchday, "?page=99")) == ["5"]
+    # 0 and negative numbers show the first page, as on the director's board (Django's
+    # get_page would show the last one).
+    for asked in ("?page=0", "?page=-3", "?page=%20-1", "?page=00"):
+        assert tables_shown(page_of(client, matchday, asked)) == ["1", "2"], asked
 
 
 @pytest.mark.parametrize(
