@@ -1,15 +1,16 @@
-"""Writes of the API's own rows: personal API tokens."""
+"""Writes of the API's own rows: personal API tokens, the stored answers of keyed writes."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from api.models import ApiToken
+from api.models import ApiToken, IdempotencyRecord
 from scoring.rules import RuleViolation
 
 TOKEN_PREFIX = "tc_"
@@ -57,3 +58,12 @@ def api_token_revoke(*, token_id: int, user: Any) -> ApiToken:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
     return token
+
+
+def idempotency_records_purge(*, older_than: timedelta) -> int:
+    """Delete the stored answers of keyed API writes older than `older_than`; returns how
+    many. A key sent again after that is a new write: the offline queues give up long before
+    (settings.API_IDEMPOTENCY_DAYS, 30 days by default)."""
+    cutoff = timezone.now() - older_than
+    deleted, _by_model = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return deleted

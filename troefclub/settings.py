@@ -472,6 +472,7 @@ CELERY_TASK_ROUTES = {
     # may take seconds at league size: the ratings worker runs them, never the standings'.
     "rankings.tasks.season_rankings_refresh": {"queue": "ratings"},
     "rankings.tasks.season_rankings_refresh_stale": {"queue": "ratings"},
+    "api.tasks.idempotency_records_purge": {"queue": "standings"},
 }
 
 # Every write that can move the standings marks them stale in its transaction
@@ -499,7 +500,18 @@ if not 0 <= SEASON_RANKINGS_DELAY_SECONDS < STANDINGS_SWEEP_SECONDS:
         f"SEASON_RANKINGS_DELAY_SECONDS={SEASON_RANKINGS_DELAY_SECONDS} must be at least 0 "
         f"and below STANDINGS_SWEEP_SECONDS={STANDINGS_SWEEP_SECONDS} (seconds)"
     )
+# How long the API keeps the answer of a keyed write (`Idempotency-Key`, issue 21): a retry
+# within this many days gets the same answer; the purge runs once a day.
+API_IDEMPOTENCY_DAYS = env_int("API_IDEMPOTENCY_DAYS", 30)
+if API_IDEMPOTENCY_DAYS < 1:
+    raise ImproperlyConfigured(f"API_IDEMPOTENCY_DAYS={API_IDEMPOTENCY_DAYS} must be 1 or more.")
+
 CELERY_BEAT_SCHEDULE = {
+    "api-idempotency-records-purge": {
+        "task": "api.tasks.idempotency_records_purge",
+        "schedule": timedelta(days=1),
+        "options": {"expires": 3600},
+    },
     "standings-refresh-stale": {
         "task": "scoring.tasks.standings_refresh_stale",
         "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
