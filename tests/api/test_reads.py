@@ -13,15 +13,14 @@ import datetime
 import json
 import re
 from base64 import b64encode
-from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from interchange.importer import competition_import
 from scoring.models import Game
+from tests.api.reads_scene import API, SLUG, get, ok, sample_scene
 from tests.builders import finished_game, pairs_game, record
 from tests.factories import (
     ClubFactory,
@@ -31,49 +30,12 @@ from tests.factories import (
     TeamFactory,
     UserFactory,
 )
-from tournaments.models import Bye, Club, Competition, Entry, Match, Matchday, Team
-
-SAMPLE = Path(__file__).resolve().parents[2] / "data" / "club-evening-sample.json"
-API = "/api/v1/"
-SLUG = "club-evening-sample"
-
-
-def get(client: Client, path: str, **headers: str) -> Any:
-    """GET an API path (relative to /api/v1/); the response, its JSON in `.data_json`."""
-    response = client.get(API + path, headers=headers)
-    response.data_json = response.json() if response.content else None
-    return response
-
-
-def ok(client: Client, path: str) -> Any:
-    response = get(client, path)
-    assert response.status_code == 200, (path, response.status_code, response.content[:300])
-    return response.data_json
+from tournaments.models import Club, Competition, Entry, Match, Matchday, Team
 
 
 @pytest.fixture
 def sample(db: None) -> Competition:
-    """The club evening sample imported, and matchday 4: t01 has a bye, t02–t07 forfeited
-    by the away side, t03–t06 known by its reported totals 31–25, t04–t05 not started."""
-    competition = competition_import(data=json.loads(SAMPLE.read_text(encoding="utf-8")))
-    entries = {entry.key: entry for entry in competition.entries.select_related("team")}
-    day = Matchday.objects.create(
-        competition=competition, number=4, date=datetime.date(2026, 10, 23)
-    )
-    Bye.objects.create(matchday=day, entry=entries["t01"])
-    Match.objects.create(
-        matchday=day,
-        home=entries["t02"],
-        away=entries["t07"],
-        table=1,
-        forfeit="away",
-        forfeit_reason="did not come",
-    )
-    Match.objects.create(
-        matchday=day, home=entries["t03"], away=entries["t06"], total_home=31, total_away=25
-    )
-    pairs_game(day, entries["t04"], entries["t05"], table=3)
-    return competition
+    return sample_scene()
 
 
 # ------------------------------------------------------------------------------ entities
