@@ -24,7 +24,7 @@ SLUG = "club-evening-sample"
 def get(client: Client, path: str, **headers: str) -> Any:
     """GET an API path (relative to /api/v1/); the response, its JSON in `.data_json`."""
     response = client.get(API + path, headers=headers)
-    response.data_json = response.json() if response.content else None
+    response.data_json = response.json() if response.content else None  # type: ignore[attr-defined]
     return response
 
 

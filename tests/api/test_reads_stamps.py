@@ -69,7 +69,8 @@ def _round() -> None:
 def _correction() -> None:
     """Round 1 of a played game corrected: its tricks only (same points, same score)."""
     rnd = Round.objects.get(game=_played_game(), number=1)
-    tricks = (rnd.tricks_a - 1, rnd.tricks_b) if rnd.tricks_a else (1, 7)
+    assert rnd.tricks is not None
+    tricks = (rnd.tricks[0] - 1, rnd.tricks[1]) if rnd.tricks[0] else (1, 7)
     round_correct(
         round_id=rnd.pk,
         result=rnd.result,
@@ -177,7 +178,7 @@ CASES: list[tuple[Callable[[], str] | str, Callable[[], None]]] = [
 
 def _case_id(case: tuple[Any, Callable[[], None]]) -> str:
     path, change = case
-    where = path if isinstance(path, str) else path.__closure__[0].cell_contents  # type: ignore[index]
+    where = path if isinstance(path, str) else path.__closure__[0].cell_contents
     return f"{where}:{getattr(change, '__name__', 'change')}"
 
 
