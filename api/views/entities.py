@@ -50,9 +50,26 @@ SEASON_MAX_LENGTH = 20
 # (`key_or_404`, `id_or_404`) so that a wrong one answers the API's 404, not Django's page.
 SEGMENT = "[^/]+"
 
-# What an unknown key, slug or id answers; what a filter value that is not one answers.
-NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown key, slug or id.")
-BAD_FILTER = OpenApiResponse(ErrorSerializer, description="A filter or cursor that is not valid.")
+# What an unknown key, slug or id (or a forged cursor) answers; what a filter value that is
+# not one answers; what a poll whose ETag is current answers.
+NOT_FOUND = OpenApiResponse(
+    ErrorSerializer, description="Unknown key, slug or id, or a cursor that is not one of ours."
+)
+BAD_FILTER = OpenApiResponse(ErrorSerializer, description="A filter value that is not valid.")
+NOT_MODIFIED = OpenApiResponse(
+    description="Not modified: the If-None-Match ETag is the current one (no body)."
+)
+
+
+def read_responses(ok: Any, *, filters: bool = False, found: bool = True) -> dict[int, Any]:
+    """The schema's answers of a read: `ok` (200), 304 to a poll with the current ETag, 404
+    (unless nothing can be unknown: `found` False) and 400 where it takes `filters`."""
+    responses: dict[int, Any] = {200: ok, 304: NOT_MODIFIED}
+    if found:
+        responses[404] = NOT_FOUND
+    if filters:
+        responses[400] = BAD_FILTER
+    return responses
 
 
 def key_or_404(value: str) -> str:
@@ -113,6 +130,8 @@ class KeyFilter(django_filters.CharFilter):
 
 
 class ClubFilter(django_filters.FilterSet):
+    """The clubs list's filters: `name`."""
+
     name = FoldFilter(field_name="name", help_text="Part of the club's name, any case.")
 
     class Meta:
@@ -120,7 +139,7 @@ class ClubFilter(django_filters.FilterSet):
         fields: list[str] = []
 
 
-@extend_schema(responses={200: ClubSerializer(many=True), 400: BAD_FILTER})
+@extend_schema(responses=read_responses(ClubSerializer(many=True), filters=True))
 class ClubList(ConditionalMixin, generics.ListAPIView):
     """The clubs, oldest first (cursor-paged). Filter: `name` (part of it, any case).
     Queries: two (stamp, page)."""
@@ -137,7 +156,7 @@ class ClubList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The club's key.")],
-    responses={200: ClubSerializer, 404: NOT_FOUND},
+    responses=read_responses(ClubSerializer),
 )
 class ClubDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One club by its `key`. Queries: two (stamp, club)."""
@@ -156,6 +175,8 @@ class ClubDetail(ConditionalMixin, generics.RetrieveAPIView):
 
 
 class PlayerFilter(django_filters.FilterSet):
+    """The players list's filters: `name`, `club`."""
+
     name = FoldFilter(field_name="name", help_text="Part of the player's name, any case.")
     club = KeyFilter(field_name="club__key", help_text="The key of the club they play for now.")
 
@@ -164,7 +185,7 @@ class PlayerFilter(django_filters.FilterSet):
         fields: list[str] = []
 
 
-@extend_schema(responses={200: PlayerSerializer(many=True), 400: BAD_FILTER})
+@extend_schema(responses=read_responses(PlayerSerializer(many=True), filters=True))
 class PlayerList(ConditionalMixin, generics.ListAPIView):
     """The players, oldest first (cursor-paged), with their club of now. Filters: `name`
     (part of it, any case), `club` (a club's key). Queries: two (stamp, page)."""
@@ -183,7 +204,7 @@ class PlayerList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The player's key.")],
-    responses={200: PlayerSerializer, 404: NOT_FOUND},
+    responses=read_responses(PlayerSerializer),
 )
 class PlayerDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One player by their `key`, with their club of now. Queries: two (stamp, player)."""
@@ -209,6 +230,8 @@ class PlayerDetail(ConditionalMixin, generics.RetrieveAPIView):
 
 
 class KoppelFilter(django_filters.FilterSet):
+    """The koppels list's filters: `player`, `club` (keys)."""
+
     player = KeyFilter(method="by_player", help_text="A player's key: the koppels they play in.")
     club = KeyFilter(
         method="by_club", help_text="A club's key: the koppels with a player of it (now)."
@@ -228,7 +251,7 @@ class KoppelFilter(django_filters.FilterSet):
 KOPPEL_JOINS = ("player_1", "player_2")
 
 
-@extend_schema(responses={200: KoppelSerializer(many=True), 400: BAD_FILTER})
+@extend_schema(responses=read_responses(KoppelSerializer(many=True), filters=True))
 class KoppelList(ConditionalMixin, generics.ListAPIView):
     """The koppels, oldest first (cursor-paged), with their players. Filters: `player` (a
     player's key), `club` (a club's key: a player of it now). Queries: two (stamp, page)."""
@@ -247,7 +270,7 @@ class KoppelList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The koppel's key (as on its public page).")],
-    responses={200: KoppelSerializer, 404: NOT_FOUND},
+    responses=read_responses(KoppelSerializer),
 )
 class KoppelDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One koppel by its `key` (as its public page), with its players. Queries: two."""
@@ -274,6 +297,8 @@ class KoppelDetail(ConditionalMixin, generics.RetrieveAPIView):
 
 
 class CompetitionFilter(django_filters.FilterSet):
+    """The competitions list's filters: `season`, `kind`."""
+
     season = django_filters.CharFilter(
         max_length=SEASON_MAX_LENGTH, help_text="A season exactly, e.g. 2026-2027."
     )
@@ -307,7 +332,7 @@ def competitions_stamp_parts(slug: str | None = None) -> dict[str, Any]:
 COMPETITION_ROWS = Competition.objects.annotate(entry_count=Count("entries"))
 
 
-@extend_schema(responses={200: CompetitionSerializer(many=True), 400: BAD_FILTER})
+@extend_schema(responses=read_responses(CompetitionSerializer(many=True), filters=True))
 class CompetitionList(ConditionalMixin, generics.ListAPIView):
     """The competitions, oldest first (cursor-paged), with their number of entries (as the
     home page lists them). Filters: `season`, `kind`. Queries: two (stamp, page)."""
@@ -324,7 +349,7 @@ class CompetitionList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("slug", "The competition's slug (as in its page's address).")],
-    responses={200: CompetitionSerializer, 404: NOT_FOUND},
+    responses=read_responses(CompetitionSerializer),
 )
 class CompetitionDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One competition by its `slug`. Queries: two (stamp, competition)."""
@@ -342,7 +367,7 @@ class CompetitionDetail(ConditionalMixin, generics.RetrieveAPIView):
 # ------------------------------------------------------------------------------ seasons
 
 
-@extend_schema(responses={200: SeasonSerializer(many=True)})
+@extend_schema(responses=read_responses(SeasonSerializer(many=True), found=False))
 class SeasonList(ConditionalMixin, generics.ListAPIView):
     """Every season a competition names, newest first (the highest first), with its number
     of competitions. Not paged: a league has one season a year. Queries: two."""
@@ -380,7 +405,7 @@ class SeasonList(ConditionalMixin, generics.ListAPIView):
             description="A season, e.g. 2026-2027.",
         )
     ],
-    responses={200: SeasonDetailSerializer, 404: NOT_FOUND},
+    responses=read_responses(SeasonDetailSerializer),
 )
 class SeasonDetail(ConditionalMixin, generics.GenericAPIView):
     """One season: its best-N-of-M setting and its competitions (by name); 404 when no

@@ -42,14 +42,13 @@ from api.stamps import (
     stamp_read,
 )
 from api.views.entities import (
-    BAD_FILTER,
-    NOT_FOUND,
     SEGMENT,
     KeyFilter,
     id_or_404,
     id_parameter,
     key_or_404,
     key_parameter,
+    read_responses,
 )
 from rankings.profiles.clubs import club_games
 from rankings.profiles.koppels import koppel_games
@@ -115,7 +114,7 @@ def matchday_with_byes(rows: QuerySet[Matchday]) -> QuerySet[Matchday]:
 
 @extend_schema(
     parameters=[SLUG],
-    responses={200: MatchdaySerializer(many=True), 400: BAD_FILTER, 404: NOT_FOUND},
+    responses=read_responses(MatchdaySerializer(many=True)),
 )
 class MatchdayList(ConditionalMixin, generics.ListAPIView):
     """The matchdays of a competition in number order (cursor-paged by id, which is the
@@ -137,7 +136,7 @@ class MatchdayList(ConditionalMixin, generics.ListAPIView):
         return stamp_read("matchdays", matchdays_stamp(slug))
 
 
-@extend_schema(parameters=[SLUG, NUMBER], responses={200: MatchdaySerializer, 404: NOT_FOUND})
+@extend_schema(parameters=[SLUG, NUMBER], responses=read_responses(MatchdaySerializer))
 class MatchdayDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One matchday of a competition by its number, with its number of matches and its
     byes. Queries: three (stamp, matchday, byes)."""
@@ -154,6 +153,8 @@ class MatchdayDetail(ConditionalMixin, generics.RetrieveAPIView):
 
 
 class FixtureFilter(django_filters.FilterSet):
+    """The fixtures list's filters: `table`, `entry`."""
+
     table = django_filters.NumberFilter(
         field_name="table_shown",
         min_value=1,
@@ -194,7 +195,7 @@ def fixtures_stamp(matches: QuerySet[Match], competition: dict[str, Any]) -> dic
 
 @extend_schema(
     parameters=[SLUG, NUMBER],
-    responses={200: FixtureSerializer(many=True), 400: BAD_FILTER, 404: NOT_FOUND},
+    responses=read_responses(FixtureSerializer(many=True), filters=True),
 )
 class FixtureList(ConditionalMixin, generics.ListAPIView):
     """The fixtures (matches) of a matchday, cursor-paged in id order: their home and away
@@ -234,7 +235,7 @@ class FixtureList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[id_parameter("match_id", "The match's id.")],
-    responses={200: MatchDetailSerializer, 404: NOT_FOUND},
+    responses=read_responses(MatchDetailSerializer),
 )
 class MatchDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One match (as its public page): its entries, table, state, score, forfeit and its
@@ -271,7 +272,7 @@ class MatchDetail(ConditionalMixin, generics.RetrieveAPIView):
 
 @extend_schema(
     parameters=[id_parameter("game_id", "The game's id.")],
-    responses={200: GameDetailSerializer, 404: NOT_FOUND},
+    responses=read_responses(GameDetailSerializer),
 )
 class GameDetail(ConditionalMixin, generics.RetrieveAPIView):
     """One game (as its public page): its koppels, seats and first caller, score, state,
@@ -342,7 +343,7 @@ class OwnGames(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The player's key.")],
-    responses={200: GameSerializer(many=True), 400: BAD_FILTER, 404: NOT_FOUND},
+    responses=read_responses(GameSerializer(many=True)),
 )
 class PlayerGames(OwnGames):
     """The counted games of a player (in any koppel), as their page lists them; cursor-paged
@@ -354,7 +355,7 @@ class PlayerGames(OwnGames):
 
 @extend_schema(
     parameters=[key_parameter("key", "The koppel's key.")],
-    responses={200: GameSerializer(many=True), 400: BAD_FILTER, 404: NOT_FOUND},
+    responses=read_responses(GameSerializer(many=True)),
 )
 class KoppelGames(OwnGames):
     """The counted games of a koppel, as its page lists them; cursor-paged in id order.
@@ -366,7 +367,7 @@ class KoppelGames(OwnGames):
 
 @extend_schema(
     parameters=[key_parameter("key", "The club's key.")],
-    responses={200: GameSerializer(many=True), 400: BAD_FILTER, 404: NOT_FOUND},
+    responses=read_responses(GameSerializer(many=True)),
 )
 class ClubGames(OwnGames):
     """The counted games in which a koppel played for the club at the time (a club match of
