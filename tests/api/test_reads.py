@@ -13,9 +13,11 @@ import datetime
 import json
 import re
 from base64 import b64encode
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -437,3 +439,38 @@ def test_reads_need_no_login_and_ignore_a_session(sample: Competition, client: C
     anonymous = ok(client, f"competitions/{SLUG}/")
     client.force_login(UserFactory.create())
     assert ok(client, f"competitions/{SLUG}/") == anonymous
+
+
+# ------------------------------------------------------------------------------ schema
+
+READ_PATHS = {
+    "/api/v1/clubs/",
+    "/api/v1/clubs/{key}/",
+    "/api/v1/clubs/{key}/games/",
+    "/api/v1/players/",
+    "/api/v1/players/{key}/",
+    "/api/v1/players/{key}/games/",
+    "/api/v1/koppels/",
+    "/api/v1/koppels/{key}/",
+    "/api/v1/koppels/{key}/games/",
+    "/api/v1/competitions/",
+    "/api/v1/competitions/{slug}/",
+    "/api/v1/competitions/{slug}/matchdays/",
+    "/api/v1/competitions/{slug}/matchdays/{number}/",
+    "/api/v1/competitions/{slug}/matchdays/{number}/matches/",
+    "/api/v1/matches/{match_id}/",
+    "/api/v1/games/{game_id}/",
+    "/api/v1/seasons/",
+    "/api/v1/seasons/{season}/",
+}
+
+
+def test_the_schema_validates_without_warnings_and_has_every_read(db: None, tmp_path: Path) -> None:
+    target = tmp_path / "schema.json"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json",
+                 "--file", str(target))  # fmt: skip
+    schema = json.loads(target.read_text(encoding="utf-8"))
+    assert set(schema["paths"]) >= READ_PATHS
+    for path in READ_PATHS:
+        responses = schema["paths"][path]["get"]["responses"]
+        assert {"200", "304"} <= set(responses), path
