@@ -9,10 +9,17 @@ the cursor (`api.views.tables`).
 
 from __future__ import annotations
 
-from rest_framework.pagination import CursorPagination
+from typing import Any
+
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import Cursor, CursorPagination
+from rest_framework.request import Request
 
 # A page holds at most this many rows, whatever `page_size` asks.
 MAX_PAGE_SIZE = 200
+
+# The highest id the database holds (a bigint): a cursor beyond it is forged.
+ID_MAX = 2**63 - 1
 
 
 class IdCursorPagination(CursorPagination):
@@ -21,3 +28,17 @@ class IdCursorPagination(CursorPagination):
     ordering = "id"
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE
+
+    def decode_cursor(self, request: Request) -> Any:
+        """DRF's cursor, refused (404 "Invalid cursor") when its position is not an id: a
+        forged cursor's text would reach the database as an id (a 500)."""
+        cursor: Cursor | None = super().decode_cursor(request)
+        position = None if cursor is None else cursor.position
+        if position is not None and not (
+            position.isascii()
+            and position.isdigit()
+            and len(position) <= 19
+            and int(position) <= ID_MAX
+        ):
+            raise NotFound(self.invalid_cursor_message)
+        return cursor

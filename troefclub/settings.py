@@ -392,6 +392,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name each for the choice sets that share a field name (issue 21, the reads).
+    "ENUM_NAME_OVERRIDES": {
+        "CompetitionKindEnum": "tournaments.models.Competition.Kind",
+        "EntryKindEnum": "api.serializers.entities.ENTRY_KINDS",
+        "GameStateEnum": "api.serializers.games.GAME_STATES",
+        "MatchStateEnum": "api.serializers.games.MATCH_STATES",
+        "SideEnum": "api.serializers.games.SIDES",
+    },
 }
 
 # CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins

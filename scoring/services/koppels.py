@@ -36,7 +36,7 @@ def team_players_set(*, team_id: int, player_1_id: int, player_2_id: int) -> Tea
     if played:
         raise RuleViolation("koppel_has_games", koppel=str(team), count=played)
     team.player_1_id, team.player_2_id = player_1_id, player_2_id
-    team.save(update_fields=["player_1", "player_2"])
+    team.save(update_fields=["player_1", "player_2", "updated_at"])  # the API's ETags
     clubs = dict(
         Player.objects.filter(pk__in=(player_1_id, player_2_id)).values_list("pk", "club_id")
     )

@@ -37,6 +37,15 @@ class Club(models.Model):
     )
     name = NameField(_("name"), max_length=120, help_text=_("The club's name as players know it."))
 
+    # Moved by every save (and bulk_create): the API's ETags of the registry's reads look
+    # here (issue 21). A write by QuerySet.update() or save(update_fields=…) must name it.
+    updated_at = models.DateTimeField(
+        _("updated at"),
+        auto_now=True,
+        db_index=True,
+        help_text=_("When the row last changed (set on every save)."),
+    )
+
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
@@ -71,6 +80,15 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("club"),
         help_text=_("The club the player plays for now; empty for a player without a club."),
+    )
+
+    # Moved by every save (and bulk_create): the API's ETags of the registry's reads look
+    # here (issue 21). A write by QuerySet.update() or save(update_fields=…) must name it.
+    updated_at = models.DateTimeField(
+        _("updated at"),
+        auto_now=True,
+        db_index=True,
+        help_text=_("When the row last changed (set on every save)."),
     )
 
     class Meta:
@@ -115,6 +133,15 @@ class Team(models.Model):
         related_name="+",
         verbose_name=_("player 2"),
         help_text=_("The other partner (a different player)."),
+    )
+
+    # Moved by every save (and bulk_create): the API's ETags of the registry's reads look
+    # here (issue 21). A write by QuerySet.update() or save(update_fields=…) must name it.
+    updated_at = models.DateTimeField(
+        _("updated at"),
+        auto_now=True,
+        db_index=True,
+        help_text=_("When the row last changed (set on every save)."),
     )
 
     class Meta:

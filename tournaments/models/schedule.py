@@ -38,6 +38,15 @@ class Matchday(models.Model):
         ),
     )
 
+    # Moved by every save (and bulk_create): the API's ETags of the registry's reads look
+    # here (issue 21). A write by QuerySet.update() or save(update_fields=…) must name it.
+    updated_at = models.DateTimeField(
+        _("updated at"),
+        auto_now=True,
+        db_index=True,
+        help_text=_("When the row last changed (set on every save)."),
+    )
+
     class Meta:
         ordering = ["competition", "number"]
         verbose_name = _("matchday")

@@ -1,0 +1,313 @@
+"""Matchdays, fixtures (matches), games and rounds, as the public pages show them.
+
+Never more than those pages: no table-link tokens, no director's notes, no who-entered-what
+(`recorded_by`, `link`, `client_key`), no dispute texts. A game's `state` reads as its
+public badge does (`templates/scoring/_status_badge.html`): a disputed game reads as
+awaiting confirmation there (the hall display too), and so it does here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.serializers.entities import EntrySerializer, KoppelRefSerializer, PlayerRefSerializer
+from scoring.forfeit_words import forfeit_reason_text
+from scoring.models import Game
+from scoring.selectors.results import MatchScore
+from scoring.selectors.sheet import SheetRow
+from tournaments.models import Match, Matchday
+
+GAME_STATES = ["not_started", "in_play", "awaiting_confirmation", "confirmed", "finished"]
+MATCH_STATES = ["not_started", "in_play", "awaiting_confirmation", "finished"]
+FORFEITS = ["home", "away", "both"]
+SIDES = ["a", "b"]
+
+
+def enum_schema(choices: list[str], *, nullable: bool = False) -> dict[str, Any]:
+    """The OpenAPI schema of a string that is one of `choices` (null too when `nullable`),
+    written in place: no shared enum component whose name could collide with another."""
+    if nullable:
+        return {"type": "string", "enum": [*choices, None], "nullable": True}
+    return {"type": "string", "enum": choices}
+
+
+def game_state(game: Game, *, has_rounds: bool = False) -> str:
+    """A game's public state, as its badge reads (its competition joined):
+
+    - ``not_started``: open at 0–0 without totals (and without rounds, where they are read);
+    - ``in_play``: open;
+    - ``awaiting_confirmation`` / ``confirmed``: over, where results count only once
+      confirmed (a disputed game is still awaiting confirmation);
+    - ``finished``: over (reached the end, or closed by the director).
+    """
+    if game.status == Game.Status.OPEN:
+        if not (game.by_totals or game.score_a or game.score_b or has_rounds):
+            return "not_started"
+        return "in_play"
+    if game.match.matchday.competition.confirmation_required:
+        return "confirmed" if game.confirmed_at is not None else "awaiting_confirmation"
+    return "finished"
+
+
+def match_state(score: MatchScore) -> str:
+    """A match's public state from its score (`competition_match_scores`): ``finished``
+    once it counts (forfeited, reported totals, or every game over and confirmed where
+    asked), ``awaiting_confirmation`` when only confirmations are missing, ``in_play``
+    once a game has points, else ``not_started`` (no games yet, or all open at 0–0)."""
+    if score.finished:
+        return "finished"
+    if score.games == 0 or score.not_started:
+        return "not_started"
+    if score.open_games == 0 and score.awaiting:
+        return "awaiting_confirmation"
+    return "in_play"
+
+
+class SidesSerializer(serializers.Serializer):
+    """Two numbers, koppel A's and koppel B's (game points)."""
+
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+
+
+class HomeAwaySerializer(serializers.Serializer):
+    """Two numbers, the home side's and the away side's (game points)."""
+
+    home = serializers.IntegerField()
+    away = serializers.IntegerField()
+
+
+class MatchdaySerializer(serializers.ModelSerializer):
+    """A matchday (speelronde): its `number`, `date` (null: none yet), why it was paired
+    early (`override_reason`, Swiss; "" usually), its number of `matches` and the entries
+    with a `bye` on it."""
+
+    matches = serializers.IntegerField(source="match_count", read_only=True)
+    byes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Matchday
+        fields = ["number", "date", "override_reason", "matches", "byes"]
+
+    @extend_schema_field(EntrySerializer(many=True))
+    def get_byes(self, matchday: Matchday) -> Any:
+        return EntrySerializer([bye.entry for bye in matchday.byes.all()], many=True).data
+
+
+class FixtureSerializer(serializers.ModelSerializer):
+    """A match (fixture) of a matchday: `id`, the `competition` (slug) and `matchday`
+    (number), its `table` (the match's, else its first game's; null: none yet), the `home`
+    and `away` entries, its `state`, the `score` once known (game points summed over its
+    games, reported totals or the forfeit score; null while not started), how many games it
+    has (`game_count`), the `forfeit` side (null: none) with its `forfeit_reason`, and
+    whether the score is `reported` (known only as totals). Needs `scores` (by match id)
+    in the context."""
+
+    competition = serializers.CharField(source="matchday.competition.slug", read_only=True)
+    matchday = serializers.IntegerField(source="matchday.number", read_only=True)
+    table = serializers.SerializerMethodField()
+    home = EntrySerializer(read_only=True)
+    away = EntrySerializer(read_only=True)
+    state = serializers.SerializerMethodField()
+    score = serializers.SerializerMethodField()
+    game_count = serializers.SerializerMethodField()
+    forfeit = serializers.SerializerMethodField()
+    forfeit_reason = serializers.SerializerMethodField()
+    reported = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "competition",
+            "matchday",
+            "table",
+            "home",
+            "away",
+            "state",
+            "score",
+            "game_count",
+            "forfeit",
+            "forfeit_reason",
+            "reported",
+        ]
+
+    def _score(self, match: Match) -> MatchScore:
+        score: MatchScore = self.context["scores"][match.pk]
+        return score
+
+    def get_table(self, match: Match) -> int | None:
+        return getattr(match, "table_shown", match.table)
+
+    @extend_schema_field(enum_schema(MATCH_STATES))
+    def get_state(self, match: Match) -> str:
+        return match_state(self._score(match))
+
+    @extend_schema_field(HomeAwaySerializer(allow_null=True))
+    def get_score(self, match: Match) -> dict[str, int] | None:
+        score = self._score(match)
+        if match_state(score) == "not_started" and not (score.home or score.away):
+            return None
+        return {"home": score.home, "away": score.away}
+
+    def get_game_count(self, match: Match) -> int:
+        return self._score(match).games
+
+    @extend_schema_field(enum_schema(FORFEITS, nullable=True))
+    def get_forfeit(self, match: Match) -> str | None:
+        return match.forfeit or None
+
+    def get_forfeit_reason(self, match: Match) -> str:
+        return forfeit_reason_text(match.forfeit_reason) if match.forfeit else ""
+
+    def get_reported(self, match: Match) -> bool:
+        return self._score(match).reported
+
+
+class GameSerializer(serializers.ModelSerializer):
+    """A game in a list: `id`, where it was played (`competition` slug, `matchday` number,
+    `date`, `match` id, `table`, `sitting`), `koppel_a` and `koppel_b`, whether koppel A
+    plays for the home side, the `score` (game points, A and B), `status` (open, finished,
+    closed by the director), its public `state` and whether it is known only by its totals
+    (`by_totals`)."""
+
+    competition = serializers.CharField(source="match.matchday.competition.slug", read_only=True)
+    matchday = serializers.IntegerField(source="match.matchday.number", read_only=True)
+    date = serializers.DateField(source="match.matchday.date", read_only=True, allow_null=True)
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    koppel_a = KoppelRefSerializer(source="team_a", read_only=True)
+    koppel_b = KoppelRefSerializer(source="team_b", read_only=True)
+    score = serializers.SerializerMethodField()
+    state = serializers.SerializerMethodField()
+    by_totals = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "competition",
+            "matchday",
+            "date",
+            "match",
+            "table",
+            "sitting",
+            "koppel_a",
+            "koppel_b",
+            "a_is_home",
+            "score",
+            "status",
+            "state",
+            "by_totals",
+        ]
+
+    @extend_schema_field(SidesSerializer)
+    def get_score(self, game: Game) -> dict[str, int]:
+        return {"a": game.score_a, "b": game.score_b}
+
+    @extend_schema_field(enum_schema(GAME_STATES))
+    def get_state(self, game: Game) -> str:
+        return game_state(game)
+
+
+class RoundSerializer(serializers.Serializer):
+    """One round (deal) of a game with the running score after it: its `number`, `result`
+    (gewone_winst, kap, kap_partner, baunie, baunie_mislukt, kap_te_vroeg, redeal), `side`
+    (the koppel the result is about, "a" or "b"; null for a redeal, which is about
+    neither), the `caller` (null: not recorded), the `tricks` of A and B (null: not
+    counted), the game `points` it gave A and B, and the `running` score after it."""
+
+    number = serializers.IntegerField(source="round.number")
+    result = serializers.CharField(source="round.result")
+    side = serializers.SerializerMethodField()
+    caller = serializers.SerializerMethodField()
+    tricks = serializers.SerializerMethodField()
+    points = serializers.SerializerMethodField()
+    running = serializers.SerializerMethodField()
+
+    @extend_schema_field(enum_schema(SIDES, nullable=True))
+    def get_side(self, row: SheetRow) -> str | None:
+        return None if row.round.result == "redeal" else row.round.side
+
+    @extend_schema_field(PlayerRefSerializer(allow_null=True))
+    def get_caller(self, row: SheetRow) -> Any:
+        caller = row.round.caller
+        return None if caller is None else PlayerRefSerializer(caller).data
+
+    @extend_schema_field(SidesSerializer(allow_null=True))
+    def get_tricks(self, row: SheetRow) -> dict[str, int] | None:
+        tricks = row.round.tricks
+        return None if tricks is None else {"a": tricks[0], "b": tricks[1]}
+
+    @extend_schema_field(SidesSerializer)
+    def get_points(self, row: SheetRow) -> dict[str, int]:
+        return {"a": row.round.points_a, "b": row.round.points_b}
+
+    @extend_schema_field(SidesSerializer)
+    def get_running(self, row: SheetRow) -> dict[str, int]:
+        return {"a": row.running.a, "b": row.running.b}
+
+
+class GameDetailSerializer(GameSerializer):
+    """A game with its rounds: the fields of a game in a list, its `seats` (the four
+    players clockwise, seats 1 and 3 koppel A; null when not set), the `first_caller`'s
+    seat (1-4; null: unknown), the `totals` entered instead of rounds (null: none), the
+    `winner` ("a", "b"; null: none yet or a draw) and its `rounds` with the running score.
+    Needs `rows` (`scoring.selectors.sheet.game_sheet`) in the context."""
+
+    seats = serializers.SerializerMethodField()
+    totals = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+    rounds = serializers.SerializerMethodField()
+
+    class Meta(GameSerializer.Meta):
+        fields = [
+            *GameSerializer.Meta.fields,
+            "seats",
+            "first_caller",
+            "totals",
+            "winner",
+            "rounds",
+        ]
+
+    @extend_schema_field(enum_schema(GAME_STATES))
+    def get_state(self, game: Game) -> str:
+        return game_state(game, has_rounds=bool(self.context["rows"]))
+
+    @extend_schema_field(PlayerRefSerializer(many=True, allow_null=True))
+    def get_seats(self, game: Game) -> Any:
+        if game.seat_1_id is None:
+            return None
+        seated = [game.seat_1, game.seat_2, game.seat_3, game.seat_4]
+        return PlayerRefSerializer(seated, many=True).data
+
+    @extend_schema_field(SidesSerializer(allow_null=True))
+    def get_totals(self, game: Game) -> dict[str, int] | None:
+        if game.total_a is None or game.total_b is None:
+            return None
+        return {"a": game.total_a, "b": game.total_b}
+
+    @extend_schema_field(enum_schema(SIDES, nullable=True))
+    def get_winner(self, game: Game) -> str | None:
+        winner = game.winner
+        return None if winner is None else str(winner.value)
+
+    @extend_schema_field(RoundSerializer(many=True))
+    def get_rounds(self, game: Game) -> Any:
+        return RoundSerializer(self.context["rows"], many=True).data
+
+
+class MatchDetailSerializer(FixtureSerializer):
+    """A match with its games (by sitting and table): the fields of a fixture and its
+    `games` as a list of games. Needs `scores` and `game_rows` (its games) in the context."""
+
+    games = serializers.SerializerMethodField()
+
+    class Meta(FixtureSerializer.Meta):
+        fields = [*FixtureSerializer.Meta.fields, "games"]
+
+    @extend_schema_field(GameSerializer(many=True))
+    def get_games(self, match: Match) -> Any:
+        return GameSerializer(self.context["game_rows"], many=True).data
