@@ -7,13 +7,16 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities
+from api.views import entities, writes_games, writes_matches, writes_rounds
 
 app_name = "api"
 
 v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
     *entities.urlpatterns,
+    *writes_rounds.urlpatterns,
+    *writes_games.urlpatterns,
+    *writes_matches.urlpatterns,
 ]
 
 urlpatterns = [

@@ -1,0 +1,360 @@
+"""What every API write shares: who may write (a director's API token, a table link on its
+own game), the page's form as the check of the input, the service's refusals as 409/422,
+the state each answer carries, and the OpenAPI description of all that.
+
+The writes themselves are in `writes_games`, `writes_rounds` and `writes_matches`; each
+calls the one service the page calls, with the same arguments.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from django import forms
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import exceptions, status
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+from rest_framework.views import APIView
+
+from api.errors import Conflict, Unprocessable, violation_body
+from api.idempotency import HEADER, idempotency_key, keyed_write
+from api.serializers.writes import ErrorSerializer
+from scoring.forms.sheet import seat_names
+from scoring.models import Game, GameLink
+from scoring.rules import RuleViolation
+from scoring.selectors.sheet import game_detail
+from scoring.services.games import game_seats_token
+from scoring.tokens import game_token, match_token
+from tournaments.models import Competition, Match
+
+# The service refusals that say the thing changed since the sender read it: 409, with the
+# current state to build the next try on. The rules' own refusals are 422.
+CHANGED_CODES = frozenset(
+    {
+        "game_changed_meanwhile",
+        "round_removed_meanwhile",
+        "round_changed",
+        "sheet_changed",
+        "sheet_rounds_removed",
+        "match_changed_meanwhile",
+        "matchday_changed_meanwhile",
+        "matchday_number_changed",
+        "matchday_already_paired",
+    }
+)
+
+# Where a form's "this was not sent from its page" error points, in the API's words.
+_MISSING_PLACES = {
+    "seen_missing": "version",
+    "number_missing": "number",
+    "round_missing": "round",
+    "key_missing": HEADER,
+}
+
+
+class TokenRequired(BasePermission):
+    """Some token (a personal API token or a table link): without one, 401."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.auth is not None
+
+
+class FormRefused(Unprocessable):
+    """400: the page's form refuses the input (its own code and words, by field)."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+
+
+# ---------------------------------------------------------------- who may write
+
+
+def link_of(request: Request) -> GameLink | None:
+    """The table link the request came with, None for a personal API token."""
+    return request.auth if isinstance(request.auth, GameLink) else None
+
+
+def not_for_links(request: Request) -> None:
+    """A director's write: a table link may not do it (403)."""
+    if link_of(request) is not None:
+        raise exceptions.PermissionDenied(
+            _("A table link can only record, undo, confirm and dispute its own game's rounds.")
+        )
+
+
+def director_check(request: Request, competition: Competition) -> None:
+    """403 unless the token's user directs `competition` (as the pages:
+    `Competition.is_directed_by`, troefclub/access.py)."""
+    not_for_links(request)
+    if not competition.is_directed_by(request.user):
+        raise exceptions.PermissionDenied(
+            _("Only the directors of this competition may change its results.")
+        )
+
+
+def game_for_write(request: Request, game_id: int, *, table: bool) -> Game:
+    """Game `game_id` (`game_detail`: with its koppels, seats and competition) for a write
+    of a director, or, when `table` allows it, of the game's own table link.
+
+    Raises PermissionDenied (403): a link of another game, a link where only a director may
+    write, a user who does not direct the competition. NotFound (404): no such game.
+    """
+    link = link_of(request)
+    if link is not None:
+        if not table:
+            not_for_links(request)
+        if link.game_id != game_id:
+            raise exceptions.PermissionDenied(_("A table link opens its own game only."))
+    try:
+        game = game_detail(game_id=game_id)
+    except Game.DoesNotExist:
+        raise Http404("no such game") from None
+    if link is None:
+        director_check(request, game.match.matchday.competition)
+    return game
+
+
+def match_for_write(request: Request, match_id: int) -> Match:
+    """Match `match_id` with its competition, for a write of one of its directors."""
+    not_for_links(request)
+    match = Match.objects.select_related("matchday__competition").filter(pk=match_id).first()
+    if match is None:
+        raise Http404("no such match")
+    director_check(request, match.matchday.competition)
+    return match
+
+
+def competition_for_write(request: Request, slug: str) -> Competition:
+    """Competition `slug`, for a write of one of its directors."""
+    not_for_links(request)
+    competition = Competition.objects.filter(slug=slug).first()
+    if competition is None:
+        raise Http404("no such competition")
+    director_check(request, competition)
+    return competition
+
+
+# ---------------------------------------------------------------- input
+
+
+def form_checked(form: forms.Form, *, renamed: Mapping[str, str] | None = None) -> forms.Form:
+    """`form` (the page's own form, bound to the API's input) when it is valid; else the
+    FormRefused (400) of its first error: the form's code and words, each error by field
+    in the API's names (`renamed`: form field → API field, "seen" → "version").
+    """
+    if form.is_valid():
+        return form
+    names = {"seen": "version", **(renamed or {})}
+    fields: dict[str, list[str]] = {}
+    first: tuple[str, forms.ValidationError] | None = None
+    for name, errors in form.errors.as_data().items():
+        for error in errors:
+            code = error.code or "invalid"
+            field = _MISSING_PLACES.get(code) if name == forms.forms.NON_FIELD_ERRORS else None
+            field = field or names.get(name, name)
+            if field == forms.forms.NON_FIELD_ERRORS:
+                field = "non_field"
+            fields.setdefault(field, []).extend(str(message) for message in error.messages)
+            if first is None:
+                first = (field, error)
+    assert first is not None  # an invalid form has an error
+    field, error = first
+    raise FormRefused(
+        {
+            "code": error.code or "invalid",
+            "message": str(error.messages[0]),
+            "params": {},
+            "place": {} if field == "non_field" else {"field": field},
+            "fields": fields,
+        }
+    )
+
+
+def form_data(values: Mapping[str, Any]) -> dict[str, str]:
+    """The API's validated values as a page's form gets them posted (None is empty)."""
+    return {name: "" if value is None else str(value) for name, value in values.items()}
+
+
+# ---------------------------------------------------------------- the state answered
+
+
+def round_state(rnd: Any) -> dict[str, Any]:
+    return {
+        "id": rnd.pk,
+        "number": rnd.number,
+        "result": rnd.result,
+        "side": rnd.side,
+        "caller": rnd.caller_id,
+        "tricks_a": rnd.tricks_a,
+        "tricks_b": rnd.tricks_b,
+        "points_a": rnd.points_a,
+        "points_b": rnd.points_b,
+        "version": rnd.token,
+    }
+
+
+def game_state(game_id: int) -> dict[str, Any]:
+    """Game `game_id` as stored now (`GameStateSerializer`), with its versions: the
+    `game_token` and the `game_seats_token` its forms carry. Three queries."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404("no such game")
+    rounds = list(game.rounds.order_by("number"))
+    dispute = game.disputes.filter(resolved_at__isnull=True).first()
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "by_totals": game.by_totals,
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+        "total_a": game.total_a,
+        "total_b": game.total_b,
+        "confirmed": game.confirmed_at is not None,
+        "seats": list(game.seats),
+        "first_caller": game.first_caller,
+        "rounds": [round_state(rnd) for rnd in rounds],
+        "dispute": {"id": dispute.pk, "side": dispute.side, "comment": dispute.comment}
+        if dispute is not None
+        else None,
+        "version": game_token(game, rounds),
+        "seats_version": game_seats_token(game, rounds),
+    }
+
+
+def match_state(match_id: int) -> dict[str, Any]:
+    """Match `match_id` as stored now (`MatchStateSerializer`), with its `match_token`."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        raise Http404("no such match")
+    games = sorted(match.games.values_list("pk", flat=True))
+    return {
+        "id": match.pk,
+        "total_home": match.total_home,
+        "total_away": match.total_away,
+        "forfeit": match.forfeit,
+        "forfeit_reason": match.forfeit_reason,
+        "games": games,
+        "version": match_token(match, games),
+    }
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def refused(exc: RuleViolation, *, current: Callable[[], Any], game: Game | None = None) -> None:
+    """Raise the API's answer to a service's refusal: 409 with `current()` (the state now)
+    when the thing changed meanwhile (`CHANGED_CODES`), else 422 with the rule's words
+    (naming seated players when `game` has seats)."""
+    message = rule_message_for(exc, game)
+    if exc.code in CHANGED_CODES:
+        raise Conflict(code=exc.code, message=message, current=current())
+    body = violation_body(exc)
+    body["message"] = message
+    raise Unprocessable(body)
+
+
+def rule_message_for(exc: RuleViolation, game: Game | None) -> str:
+    from troefclub.rule_messages import rule_message
+
+    return rule_message(exc, seat_names=seat_names(game) if game is not None else None)
+
+
+# ---------------------------------------------------------------- the view and its schema
+
+
+class WriteView(APIView):
+    """An API write: a token is required (401 without), the Idempotency-Key header is
+    read first (400 without), then the body (`request_serializer`, 400), then `write`."""
+
+    permission_classes = [TokenRequired]
+    request_serializer: type[Serializer] = Serializer
+
+    def body(self, request: Request) -> dict[str, Any]:
+        serializer = self.request_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def post(self, request: Request, **kwargs: Any) -> Response:
+        key = idempotency_key(request)
+        values = self.body(request)
+        return self.keyed(request, key, values, **kwargs)
+
+    def keyed(
+        self, request: Request, key: uuid.UUID, values: dict[str, Any], **kwargs: Any
+    ) -> Response:
+        """The write, kept under its key (`keyed_write`); a round overrides this."""
+        return keyed_write(
+            request, key, lambda: (status.HTTP_200_OK, self.write(request, values, **kwargs))
+        )
+
+    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
+        raise NotImplementedError
+
+
+IDEMPOTENCY_PARAMETER = OpenApiParameter(
+    HEADER,
+    OpenApiTypes.UUID,
+    OpenApiParameter.HEADER,
+    required=True,
+    description=(
+        "A new UUID for each new write; the same one when the write is sent again (a retry): "
+        "the write is done once and the first answer given again. A round's key is the one "
+        "the offline queue of the phone or the score sheet made for it."
+    ),
+)
+
+DIRECTOR = [{"apiToken": []}]
+DIRECTOR_OR_TABLE = [{"apiToken": []}, {"tableLink": []}]
+
+
+def write_schema(
+    *,
+    operation_id: str,
+    summary: str,
+    request: type[Serializer],
+    answer: Any,
+    conflict: type[Serializer] | None,
+    table: bool = False,
+    created: Any = None,
+) -> Callable[[Any], Any]:
+    """The OpenAPI description of a write: its body, its answer, its refusals (400, 401,
+    403, 404, 409 with the current state, 422, 429) and the required Idempotency-Key."""
+    responses: dict[int, Any] = {
+        200: answer,
+        400: OpenApiResponse(ErrorSerializer, description="Malformed input or header."),
+        401: OpenApiResponse(ErrorSerializer, description="No token, or an unknown one."),
+        403: OpenApiResponse(ErrorSerializer, description="This token may not do this."),
+        404: OpenApiResponse(ErrorSerializer, description="No such thing."),
+        422: OpenApiResponse(ErrorSerializer, description="Refused by the rules."),
+        429: OpenApiResponse(ErrorSerializer, description="Too many requests."),
+    }
+    if created is not None:
+        responses[201] = created
+    if conflict is not None:
+        responses[409] = OpenApiResponse(
+            conflict, description="Changed since the version sent: `current` is the state now."
+        )
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=operation_id,
+            summary=summary,
+            request=request,
+            responses=responses,
+            parameters=[IDEMPOTENCY_PARAMETER],
+            auth=DIRECTOR_OR_TABLE if table else DIRECTOR,
+            tags=["writes"],
+        )
+    )
