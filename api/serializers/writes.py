@@ -116,7 +116,10 @@ class SeatsRequestSerializer(serializers.Serializer):
 class DisputeRequestSerializer(serializers.Serializer):
     """The other koppel disagrees with the result, saying why."""
 
-    comment = serializers.CharField(max_length=DISPUTE_COMMENT_MAX_LENGTH, trim_whitespace=False)
+    # Blank passes here: the phone page's form says what is missing, in its words.
+    comment = serializers.CharField(
+        max_length=DISPUTE_COMMENT_MAX_LENGTH, allow_blank=True, trim_whitespace=False
+    )
     version = _version("the game")
 
 
