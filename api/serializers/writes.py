@@ -64,7 +64,7 @@ class RoundFieldsSerializer(serializers.Serializer):
     )
 
 
-class RoundRecordRequestSerializer(RoundFieldsSerializer):
+class RoundRecordSerializer(RoundFieldsSerializer):
     """The next round of a game. `number` is the round it adds (the rounds stored plus
     those sent before it); `version` the game's version it was built on. A table link
     records no tricks (its phone page has none)."""
@@ -73,26 +73,26 @@ class RoundRecordRequestSerializer(RoundFieldsSerializer):
     version = _version("the game")
 
 
-class RoundCorrectRequestSerializer(RoundFieldsSerializer):
+class RoundCorrectSerializer(RoundFieldsSerializer):
     """A stored round as it should have been; `version` is the round's own version."""
 
     version = _version("the round")
 
 
-class RoundUndoRequestSerializer(serializers.Serializer):
+class RoundUndoSerializer(serializers.Serializer):
     """Undo the last round: `round`, the id of the round seen as the last one."""
 
     round = _id("The id of the last round, as the sender saw it.")
     version = _version("the game")
 
 
-class VersionRequestSerializer(serializers.Serializer):
+class VersionSerializer(serializers.Serializer):
     """A write without fields (close, reopen, confirm): the version it was built on."""
 
     version = _version("the game")
 
 
-class GameTotalsRequestSerializer(serializers.Serializer):
+class GameTotalsSerializer(serializers.Serializer):
     """A game known only by its final totals (a paper sheet)."""
 
     total_a = serializers.IntegerField(min_value=0, max_value=MAX_TOTAL)
@@ -100,7 +100,7 @@ class GameTotalsRequestSerializer(serializers.Serializer):
     version = _version("the game")
 
 
-class SeatsRequestSerializer(serializers.Serializer):
+class SeatsSerializer(serializers.Serializer):
     """Who sits where before round 1: seat 1 of koppel A (the partner in seat 3), seat 2 of
     koppel B (the partner in seat 4), and who calls round 1 (a player id, or null while
     not known). `version` is the game's `seats_version`."""
@@ -113,7 +113,7 @@ class SeatsRequestSerializer(serializers.Serializer):
     version = _version("the seating (`seats_version`)")
 
 
-class DisputeRequestSerializer(serializers.Serializer):
+class DisputeSerializer(serializers.Serializer):
     """The other koppel disagrees with the result, saying why."""
 
     # Blank passes here: the phone page's form says what is missing, in its words.
@@ -123,14 +123,14 @@ class DisputeRequestSerializer(serializers.Serializer):
     version = _version("the game")
 
 
-class DisputeResolveRequestSerializer(serializers.Serializer):
+class DisputeResolveSerializer(serializers.Serializer):
     """The director's decision on the game's open dispute."""
 
     resolution = serializers.ChoiceField(choices=GameDispute.Resolution.values)
     version = _version("the game")
 
 
-class MatchTotalsRequestSerializer(serializers.Serializer):
+class MatchTotalsSerializer(serializers.Serializer):
     """A match known only as reported totals (a newspaper result)."""
 
     total_home = serializers.IntegerField(min_value=0, max_value=MAX_TOTAL)
@@ -138,7 +138,7 @@ class MatchTotalsRequestSerializer(serializers.Serializer):
     version = _version("the match")
 
 
-class ForfeitRequestSerializer(serializers.Serializer):
+class ForfeitSerializer(serializers.Serializer):
     """A forfeit (walk-over): the side that forfeits (home, away, both) and why; ""
     lifts it."""
 
@@ -149,7 +149,7 @@ class ForfeitRequestSerializer(serializers.Serializer):
     version = _version("the match")
 
 
-class MatchdayPairRequestSerializer(serializers.Serializer):
+class MatchdayPairSerializer(serializers.Serializer):
     """Pair the next matchday of a Swiss tournament. `number` is the matchday to pair (the
     schedule's version: a second send finds it paired), `override_reason` why to pair
     while the previous matchday is unfinished."""

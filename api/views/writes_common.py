@@ -8,11 +8,11 @@ calls the one service the page calls, with the same arguments.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -150,29 +150,25 @@ def competition_for_write(request: Request, slug: str) -> Competition:
 # ---------------------------------------------------------------- input
 
 
-def form_checked(form: forms.Form, *, renamed: Mapping[str, str] | None = None) -> forms.Form:
-    """`form` (the page's own form, bound to the API's input) when it is valid; else the
-    FormRefused (400) of its first error: the form's code and words, each error by field
-    in the API's names (`renamed`: form field → API field, "seen" → "version").
-    """
-    if form.is_valid():
-        return form
-    names = {"seen": "version", **(renamed or {})}
+def form_refusal(form: forms.Form, names: Mapping[str, str]) -> FormRefused:
+    """The FormRefused (400) of invalid `form`, the page's own form: the code and words of
+    its first error, and every error by field in the API's names (`names`: form field →
+    API field; a form's "not sent from its page" errors point at the field they miss)."""
     fields: dict[str, list[str]] = {}
     first: tuple[str, forms.ValidationError] | None = None
     for name, errors in form.errors.as_data().items():
         for error in errors:
             code = error.code or "invalid"
-            field = _MISSING_PLACES.get(code) if name == forms.forms.NON_FIELD_ERRORS else None
+            field = _MISSING_PLACES.get(code) if name == NON_FIELD_ERRORS else None
             field = field or names.get(name, name)
-            if field == forms.forms.NON_FIELD_ERRORS:
+            if field == NON_FIELD_ERRORS:
                 field = "non_field"
             fields.setdefault(field, []).extend(str(message) for message in error.messages)
             if first is None:
                 first = (field, error)
-    assert first is not None  # an invalid form has an error
+    assert first is not None, "an invalid form has an error"
     field, error = first
-    raise FormRefused(
+    return FormRefused(
         {
             "code": error.code or "invalid",
             "message": str(error.messages[0]),
@@ -181,11 +177,6 @@ def form_checked(form: forms.Form, *, renamed: Mapping[str, str] | None = None) 
             "fields": fields,
         }
     )
-
-
-def form_data(values: Mapping[str, Any]) -> dict[str, str]:
-    """The API's validated values as a page's form gets them posted (None is empty)."""
-    return {name: "" if value is None else str(value) for name, value in values.items()}
 
 
 # ---------------------------------------------------------------- the state answered
@@ -276,31 +267,71 @@ def rule_message_for(exc: RuleViolation, game: Game | None) -> str:
 
 
 class WriteView(APIView):
-    """An API write: a token is required (401 without), the Idempotency-Key header is
-    read first (400 without), then the body (`request_serializer`, 400), then `write`."""
+    """An API write, in the order a page takes a post: a token is required (401 without);
+    the Idempotency-Key header is read (400 without); what is written to is found (404)
+    and the token's right to write it checked (403); then the input.
+
+    The input is checked twice, so that no door accepts what another refuses: by the
+    `request_serializer` (the types and ranges the schema documents) and by the page's
+    own form (`page_form`), bound to the same values as the page would post them. When
+    both refuse, the form's refusal is the answer (its code and words, the page's); a
+    refusal is a 400 with the form's or DRF's code. Then `write` calls the one service.
+    """
 
     permission_classes = [TokenRequired]
     request_serializer: type[Serializer] = Serializer
-
-    def body(self, request: Request) -> dict[str, Any]:
-        serializer = self.request_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+    # The API's field names that the page's form calls otherwise.
+    form_names: Mapping[str, str] = {"version": "seen"}
 
     def post(self, request: Request, **kwargs: Any) -> Response:
-        key = idempotency_key(request)
-        values = self.body(request)
-        return self.keyed(request, key, values, **kwargs)
+        self.key = idempotency_key(request)
+        target = self.target(request, **kwargs)
+        form = self.checked(request, target)
+        return self.keyed(request, target, form)
 
-    def keyed(
-        self, request: Request, key: uuid.UUID, values: dict[str, Any], **kwargs: Any
-    ) -> Response:
-        """The write, kept under its key (`keyed_write`); a round overrides this."""
+    def target(self, request: Request, **kwargs: Any) -> Any:
+        """What the write changes, found and the token's right to it checked."""
+        raise NotImplementedError
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        """The page's form of this write, bound to `data` (as the page posts it)."""
+        raise NotImplementedError
+
+    def form_input(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """`values` (the request's fields) as the page's form gets them posted: renamed
+        (`form_names`), None as empty, the rest as text; fields the API has not are left
+        out."""
+        known = self.request_serializer().fields
+        return {
+            self.form_names.get(name, name): "" if value is None else str(value)
+            for name, value in values.items()
+            if name in known
+        }
+
+    def checked(self, request: Request, target: Any) -> forms.Form:
+        """The page's form, valid, bound to the request's values (see the class)."""
+        serializer = self.request_serializer(data=request.data)
+        names = {form: api for api, form in self.form_names.items()}
+        if not serializer.is_valid():
+            if isinstance(request.data, Mapping):
+                form = self.page_form(request, target, self.form_input(request.data))
+                if not form.is_valid():
+                    raise form_refusal(form, names)
+            raise exceptions.ValidationError(serializer.errors)
+        form = self.page_form(request, target, self.form_input(serializer.validated_data))
+        if not form.is_valid():
+            raise form_refusal(form, names)
+        return form
+
+    def keyed(self, request: Request, target: Any, form: forms.Form) -> Response:
+        """The write, its answer kept under the key (`keyed_write`); a round overrides
+        this (the round keeps its own key)."""
         return keyed_write(
-            request, key, lambda: (status.HTTP_200_OK, self.write(request, values, **kwargs))
+            request, self.key, lambda: (status.HTTP_200_OK, self.write(request, target, form))
         )
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        """Call the service with the form's cleaned data; return the answer's body."""
         raise NotImplementedError
 
 
@@ -316,8 +347,9 @@ IDEMPOTENCY_PARAMETER = OpenApiParameter(
     ),
 )
 
-DIRECTOR = [{"apiToken": []}]
-DIRECTOR_OR_TABLE = [{"apiToken": []}, {"tableLink": []}]
+# Security requirements as the schema lists them (`extend_schema(auth=…)` takes them as is).
+DIRECTOR: Any = [{"apiToken": []}]
+DIRECTOR_OR_TABLE: Any = [{"apiToken": []}, {"tableLink": []}]
 
 
 def write_schema(

@@ -8,8 +8,9 @@ form checks the input, the same service writes, with the same arguments.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from django import forms
 from django.urls import path
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
@@ -17,18 +18,16 @@ from rest_framework.request import Request
 
 from api.errors import Unprocessable
 from api.serializers.writes import (
-    DisputeRequestSerializer,
-    DisputeResolveRequestSerializer,
+    DisputeResolveSerializer,
+    DisputeSerializer,
     GameConflictSerializer,
     GameStateSerializer,
-    GameTotalsRequestSerializer,
-    SeatsRequestSerializer,
-    VersionRequestSerializer,
+    GameTotalsSerializer,
+    SeatsSerializer,
+    VersionSerializer,
 )
 from api.views.writes_common import (
     WriteView,
-    form_checked,
-    form_data,
     game_for_write,
     game_state,
     link_of,
@@ -53,54 +52,49 @@ class GameWrite(WriteView):
 
     table = False  # whether the game's own table link may do it too
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
-        game = game_for_write(request, kwargs["game_id"], table=self.table)
+    def target(self, request: Request, **kwargs: Any) -> Any:
+        return game_for_write(request, kwargs["game_id"], table=self.table)
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return SeenForm(data)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        game = self.game_of(target)
         try:
-            self.game_write(request, game, values)
+            self.game_write(request, target, form)
         except RuleViolation as exc:
             refused(exc, current=lambda: game_state(game.pk), game=game)
         return GameStateSerializer(game_state(game.pk)).data
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
+    def game_of(self, target: Any) -> Game:
+        return cast(Game, target)
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
         raise NotImplementedError
 
 
-def _seen(values: dict[str, Any]) -> str:
-    """The version, checked as the page's buttons check it (`SeenForm`)."""
-    return str(form_checked(SeenForm(form_data({"seen": values["version"]}))).cleaned_data["seen"])
-
-
-_GAME = {"answer": GameStateSerializer, "conflict": GameConflictSerializer}
+_GAME: dict[str, Any] = {"answer": GameStateSerializer, "conflict": GameConflictSerializer}
 
 
 @write_schema(
     operation_id="game_totals_enter",
     summary="Enter a game's final totals",
-    request=GameTotalsRequestSerializer,
+    request=GameTotalsSerializer,
     **_GAME,
 )
 class GameTotals(GameWrite):
-    """A game known only by its final totals (`game_totals_enter`): checked for
-    plausibility (RULES.md points); the game is over. The same totals again change
-    nothing."""
+    """A game known only by its final totals (`GameTotalsForm`, `game_totals_enter`):
+    checked for plausibility (RULES.md points); the game is over. The same totals again
+    change nothing."""
 
-    request_serializer = GameTotalsRequestSerializer
+    request_serializer = GameTotalsSerializer
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
-        form = form_checked(
-            GameTotalsForm(
-                form_data(
-                    {
-                        "total_a": values["total_a"],
-                        "total_b": values["total_b"],
-                        "seen": values["version"],
-                    }
-                ),
-                game=game,
-            )
-        )
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return GameTotalsForm(data, game=target)
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
         games.game_totals_enter(
-            game_id=game.pk,
+            game_id=target.pk,
             total_a=form.cleaned_data["total_a"],
             total_b=form.cleaned_data["total_b"],
             seen=form.cleaned_data["seen"],
@@ -110,7 +104,7 @@ class GameTotals(GameWrite):
 @write_schema(
     operation_id="game_close",
     summary="Close a game (time limit)",
-    request=VersionRequestSerializer,
+    request=VersionSerializer,
     **_GAME,
 )
 class GameClose(GameWrite):
@@ -118,10 +112,10 @@ class GameClose(GameWrite):
     director close games, and only once a round is played (`game_not_started`). A game
     closed already changes nothing."""
 
-    request_serializer = VersionRequestSerializer
+    request_serializer = VersionSerializer
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
-        seen = _seen(values)
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
+        game = target
         competition = game.match.matchday.competition
         unstarted = game.status == Game.Status.OPEN and not game.by_totals
         if competition.close_by_director_allowed and unstarted and not game.rounds.exists():
@@ -135,54 +129,45 @@ class GameClose(GameWrite):
                     "place": {},
                 }
             )
-        games.game_close(game_id=game.pk, seen=seen)
+        games.game_close(game_id=game.pk, seen=form.cleaned_data["seen"])
 
 
 @write_schema(
     operation_id="game_reopen",
     summary="Reopen a closed game, or clear its totals",
-    request=VersionRequestSerializer,
+    request=VersionSerializer,
     **_GAME,
 )
 class GameReopen(GameWrite):
     """Undo a close, or clear entered totals (`game_reopen`). A game open already changes
     nothing."""
 
-    request_serializer = VersionRequestSerializer
+    request_serializer = VersionSerializer
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
-        games.game_reopen(game_id=game.pk, seen=_seen(values), user=request.user)
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
+        games.game_reopen(game_id=target.pk, seen=form.cleaned_data["seen"], user=request.user)
 
 
 @write_schema(
     operation_id="game_seats_set",
     summary="Seat the players and name the first caller",
-    request=SeatsRequestSerializer,
+    request=SeatsSerializer,
     **_GAME,
 )
 class GameSeats(GameWrite):
-    """Seat the four players and say who calls round 1, before round 1 (`game_seats_set`).
-    `version` is the game's `seats_version`; the seats as they are change nothing."""
+    """Seat the four players and say who calls round 1, before round 1 (`SeatsForm`,
+    `game_seats_set`). `version` is the game's `seats_version`; the seats as they are
+    change nothing."""
 
-    request_serializer = SeatsRequestSerializer
+    request_serializer = SeatsSerializer
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
-        form = form_checked(
-            SeatsForm(
-                form_data(
-                    {
-                        "seat_1": values["seat_1"],
-                        "seat_2": values["seat_2"],
-                        "first_caller": values.get("first_caller"),
-                        "seen": values["version"],
-                    }
-                ),
-                game=game,
-            )
-        )
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return SeatsForm(data, game=target)
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
         assert isinstance(form, SeatsForm)
         games.game_seats_set(
-            game_id=game.pk,
+            game_id=target.pk,
             seats=form.seats,
             first_caller=form.first_caller_seat,
             seen=form.cleaned_data["seen"],
@@ -192,7 +177,7 @@ class GameSeats(GameWrite):
 @write_schema(
     operation_id="game_confirm",
     summary="Confirm a game's result",
-    request=VersionRequestSerializer,
+    request=VersionSerializer,
     table=True,
     **_GAME,
 )
@@ -201,42 +186,50 @@ class GameConfirm(GameWrite):
     director (`game_confirm`, which also decides an open dispute) or the other koppel's
     table link (`table_game_confirm`). Confirmed already changes nothing."""
 
-    request_serializer = VersionRequestSerializer
+    request_serializer = VersionSerializer
     table = True
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return TableConfirmForm(data) if link_of(request) is not None else SeenForm(data)
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
         link = link_of(request)
+        seen = form.cleaned_data["seen"]
         if link is None:
-            confirmations.game_confirm(game_id=game.pk, user=request.user, seen=_seen(values))
-            return
-        form = form_checked(TableConfirmForm(form_data({"seen": values["version"]})))
-        confirmations.table_game_confirm(token=link.token, seen=form.cleaned_data["seen"])
+            confirmations.game_confirm(game_id=target.pk, user=request.user, seen=seen)
+        else:
+            confirmations.table_game_confirm(token=link.token, seen=seen)
 
 
 @write_schema(
     operation_id="game_dispute",
     summary="Dispute a game's result (table link)",
-    request=DisputeRequestSerializer,
+    request=DisputeSerializer,
     table=True,
     **_GAME,
 )
 class GameDisputeRaise(GameWrite):
     """The other koppel disputes the result through its own table link, saying why
-    (`table_game_dispute`): the director decides. A director's token is refused (403): a
-    director corrects or confirms instead."""
+    (`TableDisputeForm`, `table_game_dispute`): the director decides. A director's token
+    is refused (403): a director corrects or confirms instead."""
 
-    request_serializer = DisputeRequestSerializer
+    request_serializer = DisputeSerializer
     table = True
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
-        link = link_of(request)
-        if link is None:
+    def target(self, request: Request, **kwargs: Any) -> Any:
+        game = super().target(request, **kwargs)
+        if link_of(request) is None:
             raise exceptions.PermissionDenied(
                 _("Only the other koppel disputes a result, through its own table link.")
             )
-        form = form_checked(
-            TableDisputeForm(form_data({"comment": values["comment"], "seen": values["version"]}))
-        )
+        return game
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return TableDisputeForm(data)
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
+        link = link_of(request)
+        assert link is not None
         confirmations.table_game_dispute(
             token=link.token, comment=form.cleaned_data["comment"], seen=form.cleaned_data["seen"]
         )
@@ -245,19 +238,21 @@ class GameDisputeRaise(GameWrite):
 @write_schema(
     operation_id="game_dispute_resolve",
     summary="Decide a game's dispute (director)",
-    request=DisputeResolveRequestSerializer,
+    request=DisputeResolveSerializer,
     **_GAME,
 )
 class GameDisputeResolve(GameWrite):
-    """The director decides the game's dispute (`game_dispute_resolve`): `accepted` (the
-    result stands, confirmed), `corrected` (fixed on the sheet first, confirmed as it is
-    now) or `rejected` (the rounds are removed; the table enters the game again). The same
-    decision again changes nothing; another one on a decided dispute is 422
-    `dispute_resolved_already`."""
+    """The director decides the game's dispute (`DisputeResolveForm`,
+    `game_dispute_resolve`): `accepted` (the result stands, confirmed), `corrected` (fixed
+    on the sheet first, confirmed as it is now) or `rejected` (the rounds are removed; the
+    table enters the game again). The same decision again changes nothing; another one on
+    a decided dispute is 422 `dispute_resolved_already`; a game never disputed, 422
+    `dispute_unknown`."""
 
-    request_serializer = DisputeResolveRequestSerializer
+    request_serializer = DisputeResolveSerializer
 
-    def game_write(self, request: Request, game: Game, values: dict[str, Any]) -> None:
+    def target(self, request: Request, **kwargs: Any) -> Any:
+        game = super().target(request, **kwargs)
         # The open dispute, else the last one decided (the decision sent again).
         dispute = (
             game.disputes.filter(resolved_at__isnull=True).first()
@@ -265,19 +260,17 @@ class GameDisputeResolve(GameWrite):
         )
         if dispute is None:
             raise RuleViolation("dispute_unknown")
-        form = form_checked(
-            DisputeResolveForm(
-                form_data(
-                    {
-                        "dispute": dispute.pk,
-                        "resolution": values["resolution"],
-                        "seen": values["version"],
-                    }
-                )
-            )
-        )
+        return game, dispute
+
+    def game_of(self, target: Any) -> Game:
+        return cast(Game, target[0])
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return DisputeResolveForm({**data, "dispute": str(target[1].pk)})
+
+    def game_write(self, request: Request, target: Any, form: forms.Form) -> None:
         confirmations.game_dispute_resolve(
-            dispute_id=dispute.pk,
+            dispute_id=target[1].pk,
             resolution=form.cleaned_data["resolution"],
             user=request.user,
             seen=form.cleaned_data["seen"],

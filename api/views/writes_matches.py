@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.urls import path
 from rest_framework.request import Request
 
 from api.serializers.writes import (
-    ForfeitRequestSerializer,
+    ForfeitSerializer,
     MatchConflictSerializer,
-    MatchdayPairRequestSerializer,
+    MatchdayPairSerializer,
     MatchStateSerializer,
-    MatchTotalsRequestSerializer,
+    MatchTotalsSerializer,
     ScheduleConflictSerializer,
     ScheduleStateSerializer,
 )
 from api.views.writes_common import (
     WriteView,
     competition_for_write,
-    form_checked,
-    form_data,
     match_for_write,
     match_state,
     refused,
@@ -45,7 +44,7 @@ from tournaments.models import Bye, Competition, Match
 @write_schema(
     operation_id="match_totals_enter",
     summary="Enter a match's reported totals",
-    request=MatchTotalsRequestSerializer,
+    request=MatchTotalsSerializer,
     answer=MatchStateSerializer,
     conflict=MatchConflictSerializer,
 )
@@ -53,16 +52,16 @@ class MatchTotals(WriteView):
     """A match known only as reported totals, without games (`match_totals_enter`):
     checked for plausibility. The same totals again change nothing."""
 
-    request_serializer = MatchTotalsRequestSerializer
+    request_serializer = MatchTotalsSerializer
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
-        match = match_for_write(request, kwargs["match_id"])
-        data = {
-            "total_home": values["total_home"],
-            "total_away": values["total_away"],
-            "seen": values["version"],
-        }
-        form = form_checked(MatchTotalsForm(form_data(data), match=match))
+    def target(self, request: Request, **kwargs: Any) -> Match:
+        return match_for_write(request, kwargs["match_id"])
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return MatchTotalsForm(data, match=target)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        match = target
         try:
             match_totals_enter(
                 match_id=match.pk,
@@ -78,7 +77,7 @@ class MatchTotals(WriteView):
 @write_schema(
     operation_id="match_forfeit_set",
     summary="Record or lift a forfeit (walk-over)",
-    request=ForfeitRequestSerializer,
+    request=ForfeitSerializer,
     answer=MatchStateSerializer,
     conflict=MatchConflictSerializer,
 )
@@ -86,16 +85,17 @@ class MatchForfeit(WriteView):
     """Record a forfeit: `forfeit` home, away or both, and the `reason`; "" lifts it
     (`match_forfeit_set`). The forfeit as it is changes nothing."""
 
-    request_serializer = ForfeitRequestSerializer
+    request_serializer = ForfeitSerializer
+    form_names = {"version": "seen", "forfeit": "side"}
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
-        match = match_for_write(request, kwargs["match_id"])
-        data = {
-            "side": values["forfeit"],
-            "reason": values.get("reason", ""),
-            "seen": values["version"],
-        }
-        form = form_checked(ForfeitForm(form_data(data)), renamed={"side": "forfeit"})
+    def target(self, request: Request, **kwargs: Any) -> Match:
+        return match_for_write(request, kwargs["match_id"])
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return ForfeitForm(data)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        match = target
         try:
             match_forfeit_set(
                 match_id=match.pk,
@@ -129,7 +129,7 @@ def schedule_state(competition: Competition) -> dict[str, Any]:
 @write_schema(
     operation_id="matchday_pair",
     summary="Pair the next Swiss matchday",
-    request=MatchdayPairRequestSerializer,
+    request=MatchdayPairSerializer,
     answer=ScheduleStateSerializer,
     conflict=ScheduleConflictSerializer,
 )
@@ -140,16 +140,17 @@ class MatchdayPair(WriteView):
     another one paired meanwhile is a 409. Refused (422 `previous_matchday_unfinished`)
     while the previous matchday has open games, unless `override_reason` says why."""
 
-    request_serializer = MatchdayPairRequestSerializer
+    request_serializer = MatchdayPairSerializer
+    form_names: dict[str, str] = {}
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
-        competition = competition_for_write(request, kwargs["slug"])
-        data = {
-            "number": values["number"],
-            "date": values.get("date"),
-            "override_reason": values.get("override_reason", ""),
-        }
-        form = form_checked(SwissPairForm(form_data(data)))
+    def target(self, request: Request, **kwargs: Any) -> Competition:
+        return competition_for_write(request, kwargs["slug"])
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return SwissPairForm(data)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        competition = target
         try:
             swiss_matchday_pair(
                 competition_id=competition.pk,

@@ -11,8 +11,10 @@ checked by the page's own form first (`RoundForm`, `TableRoundForm`, `UndoForm`)
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
+from django import forms
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
@@ -24,16 +26,14 @@ from api.idempotency import key_reused
 from api.serializers.writes import (
     GameConflictSerializer,
     GameStateSerializer,
-    RoundCorrectRequestSerializer,
+    RoundCorrectSerializer,
     RoundRecordedSerializer,
-    RoundRecordRequestSerializer,
-    RoundUndoRequestSerializer,
+    RoundRecordSerializer,
+    RoundUndoSerializer,
 )
 from api.views.writes_common import (
     FormRefused,
     WriteView,
-    form_checked,
-    form_data,
     game_for_write,
     game_state,
     link_of,
@@ -48,13 +48,12 @@ from scoring.rules import RuleViolation
 from scoring.services.rounds import SentRound, game_round_send, round_correct, round_undo
 from scoring.services.table import table_round_record, table_round_undo
 
-ROUND_FIELDS = ("result", "side", "caller", "tricks_a", "tricks_b")
 
-
-def _tricks_at_table(values: dict[str, Any]) -> None:
+def _tricks_at_table(request: Request) -> None:
     """A table link records no tricks (its phone page has no such fields): said, not
     dropped. Raises FormRefused `tricks_not_at_table`."""
-    given = [name for name in ("tricks_a", "tricks_b") if values.get(name) is not None]
+    data = request.data if isinstance(request.data, Mapping) else {}
+    given = [name for name in ("tricks_a", "tricks_b") if data.get(name) is not None]
     if given:
         message = _("The table records no tricks: leave tricks_a and tricks_b out.")
         raise FormRefused(
@@ -68,46 +67,45 @@ def _tricks_at_table(values: dict[str, Any]) -> None:
         )
 
 
-def _same_round(stored: Round, values: dict[str, Any]) -> bool:
-    """Whether round `stored` says what `values` ask (the same request sent again)."""
+def _same_round(stored: Round, form: forms.Form) -> bool:
+    """Whether round `stored` says what the (valid) round `form` asks: the same request
+    sent again."""
+    data = form.cleaned_data
     asked = Round(
-        result=values["result"],
-        side=values.get("side") or "a",  # a redeal is stored about koppel A
-        caller_id=values.get("caller"),
-        tricks_a=values.get("tricks_a"),
-        tricks_b=values.get("tricks_b"),
+        result=data["result"],
+        side=data["side"],
+        caller_id=data.get("caller"),
+        tricks_a=data.get("tricks_a"),
+        tricks_b=data.get("tricks_b"),
     )
     return asked.token == stored.token
 
 
-def _send(request: Request, game: Game, key: uuid.UUID, values: dict[str, Any]) -> SentRound:
-    """The round through the door's own form and service (see the module)."""
+def _send(request: Request, game: Game, key: uuid.UUID, form: forms.Form) -> SentRound:
+    """The round through the door's service (see the module), from its valid form."""
     link = link_of(request)
-    data = form_data({name: values.get(name) for name in (*ROUND_FIELDS, "number")})
-    data |= {"key": str(key), "seen": values["version"]}
+    data = form.cleaned_data
     if link is not None:
-        _tricks_at_table(values)
-        table_form = form_checked(TableRoundForm(data, game=game, key_required=True))
+        assert isinstance(form, TableRoundForm)
         return table_round_record(
             token=link.token,
-            expected_number=table_form.cleaned_data["number"],
-            result=table_form.cleaned_data["result"],
-            side=table_form.cleaned_data["side"],
-            caller_id=table_form.caller_id,
+            expected_number=data["number"],
+            result=data["result"],
+            side=data["side"],
+            caller_id=form.caller_id,
             client_key=key,
-            seen=table_form.cleaned_data["seen"],
+            seen=data["seen"],
         )
-    form = form_checked(QueuedRoundForm(data, game=game))
     assert isinstance(form, QueuedRoundForm)
     return game_round_send(
         game_id=game.pk,
-        expected_number=form.cleaned_data["number"],
-        result=form.cleaned_data["result"],
-        side=form.cleaned_data["side"],
+        expected_number=data["number"],
+        result=data["result"],
+        side=data["side"],
         caller_id=form.caller_id,
         tricks=form.tricks,
         client_key=key,
-        seen=form.cleaned_data["seen"],
+        seen=data["seen"],
         user=request.user,
     )
 
@@ -115,7 +113,7 @@ def _send(request: Request, game: Game, key: uuid.UUID, values: dict[str, Any]) 
 @write_schema(
     operation_id="game_round_record",
     summary="Record the next round",
-    request=RoundRecordRequestSerializer,
+    request=RoundRecordSerializer,
     answer=RoundRecordedSerializer,
     created=RoundRecordedSerializer,
     conflict=GameConflictSerializer,
@@ -125,24 +123,37 @@ class RoundRecord(WriteView):
     """Record the next round of a game: 201 with the game and the round; 200 when the same
     Idempotency-Key stored it already (`already`: a retry, or the phone's queue sent it).
 
-    A director (the score sheet's queue, `game_round_send`) or the game's own table link
-    (the phone's queue, `table_round_record`; no tricks). `version` is the game's version
-    the round was built on: another round, a correction or a close meanwhile is a 409 with
-    the game now; a round the rules refuse is a 422 naming the round.
+    A director (the score sheet's queue: `QueuedRoundForm`, `game_round_send`) or the
+    game's own table link (the phone's queue: `TableRoundForm`, `table_round_record`; no
+    tricks). `version` is the game's version the round was built on: another round, a
+    correction or a close meanwhile is a 409 with the game now; a round the rules refuse
+    is a 422 naming the round.
     """
 
-    request_serializer = RoundRecordRequestSerializer
+    request_serializer = RoundRecordSerializer
 
-    def keyed(
-        self, request: Request, key: uuid.UUID, values: dict[str, Any], **kwargs: Any
-    ) -> Response:
-        game = game_for_write(request, kwargs["game_id"], table=True)
+    def target(self, request: Request, **kwargs: Any) -> Game:
+        return game_for_write(request, kwargs["game_id"], table=True)
+
+    def checked(self, request: Request, target: Any) -> forms.Form:
+        if link_of(request) is not None:
+            _tricks_at_table(request)
+        return super().checked(request, target)
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        data = {**data, "key": str(self.key)}
+        if link_of(request) is not None:
+            return TableRoundForm(data, game=target, key_required=True)
+        return QueuedRoundForm(data, game=target)
+
+    def keyed(self, request: Request, target: Any, form: forms.Form) -> Response:
+        game = target
         try:
-            sent = _send(request, game, key, values)
+            sent = _send(request, game, self.key, form)
         except RuleViolation as exc:
             refused(exc, current=lambda: game_state(game.pk), game=game)
             raise  # not reached: `refused` raises
-        if sent.stored_already and not _same_round(sent.round, values):
+        if sent.stored_already and not _same_round(sent.round, form):
             raise key_reused()
         answer = {
             **game_state(game.pk),
@@ -156,24 +167,26 @@ class RoundRecord(WriteView):
 @write_schema(
     operation_id="game_round_correct",
     summary="Correct a round",
-    request=RoundCorrectRequestSerializer,
+    request=RoundCorrectSerializer,
     answer=GameStateSerializer,
     conflict=GameConflictSerializer,
 )
 class RoundCorrect(WriteView):
-    """Correct one stored round (`round_correct`, a director); the game is replayed with
-    it. `version` is the round's own version: a round corrected meanwhile is a 409. The
-    round as it is already changes nothing (no history row, no refresh)."""
+    """Correct one stored round (`RoundForm`, `round_correct`, a director); the game is
+    replayed with it. `version` is the round's own version: a round corrected meanwhile is
+    a 409. The round as it is already changes nothing (no history row, no refresh)."""
 
-    request_serializer = RoundCorrectRequestSerializer
+    request_serializer = RoundCorrectSerializer
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
+    def target(self, request: Request, **kwargs: Any) -> tuple[Game, Round]:
         game = game_for_write(request, kwargs["game_id"], table=False)
-        rnd = get_object_or_404(Round, pk=kwargs["round_id"], game=game)
-        data = form_data({name: values.get(name) for name in ROUND_FIELDS})
-        form = form_checked(
-            RoundForm(data | {"seen": values["version"]}, game=game, correcting=True)
-        )
+        return game, get_object_or_404(Round, pk=kwargs["round_id"], game=game)
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        return RoundForm(data, game=target[0], correcting=True)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        game, rnd = target
         assert isinstance(form, RoundForm)
         try:
             round_correct(
@@ -193,33 +206,39 @@ class RoundCorrect(WriteView):
 @write_schema(
     operation_id="game_round_undo",
     summary="Undo the last round",
-    request=RoundUndoRequestSerializer,
+    request=RoundUndoSerializer,
     answer=GameStateSerializer,
     conflict=GameConflictSerializer,
     table=True,
 )
 class RoundUndo(WriteView):
-    """Undo the last round: a director (`round_undo`), or the table link that entered it
-    (`table_round_undo`). `round` is the round seen as the last one and `version` the
-    game's version: a game changed meanwhile is a 409. Undoing the round that ended a game
-    reopens it (a closed game stays closed): the answer's state says so."""
+    """Undo the last round: a director (`UndoForm`, `round_undo`), or the table link that
+    entered it (`TableUndoForm`, `table_round_undo`). `round` is the round seen as the
+    last one and `version` the game's version: a game changed meanwhile is a 409. Undoing
+    the round that ended a game reopens it (a closed game stays closed): the answer's
+    state says so (the score sheet asks first; a program has decided already)."""
 
-    request_serializer = RoundUndoRequestSerializer
+    request_serializer = RoundUndoSerializer
 
-    def write(self, request: Request, values: dict[str, Any], **kwargs: Any) -> Any:
-        game = game_for_write(request, kwargs["game_id"], table=True)
+    def target(self, request: Request, **kwargs: Any) -> Game:
+        return game_for_write(request, kwargs["game_id"], table=True)
+
+    def page_form(self, request: Request, target: Any, data: dict[str, str]) -> forms.Form:
+        if link_of(request) is not None:
+            return TableUndoForm(data)
+        return UndoForm(data)
+
+    def write(self, request: Request, target: Any, form: forms.Form) -> Any:
+        game = target
         link = link_of(request)
-        data = form_data({"round": values["round"], "seen": values["version"]})
         try:
             if link is not None:
-                form = form_checked(TableUndoForm(data))
                 table_round_undo(
                     token=link.token,
                     round_id=form.cleaned_data["round"],
                     seen=form.cleaned_data["seen"],
                 )
             else:
-                form = form_checked(UndoForm(data))
                 round_undo(
                     game_id=game.pk,
                     round_id=form.cleaned_data["round"],
