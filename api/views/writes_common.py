@@ -389,13 +389,14 @@ def write_schema(
     created: Any = None,
 ) -> Callable[[Any], Any]:
     """The OpenAPI description of a write: its body, its answer, its refusals (400, 401,
-    403, 404, 409 with the current state, 422, 429) and the required Idempotency-Key."""
+    403, 404, 409 with the current state, 415, 422, 429) and the required Idempotency-Key."""
     responses: dict[int, Any] = {
         200: answer,
         400: OpenApiResponse(ErrorSerializer, description="Malformed input or header."),
         401: OpenApiResponse(ErrorSerializer, description="No token, or an unknown one."),
         403: OpenApiResponse(ErrorSerializer, description="This token may not do this."),
         404: OpenApiResponse(ErrorSerializer, description="No such thing."),
+        415: OpenApiResponse(ErrorSerializer, description="The body is not JSON."),
         422: OpenApiResponse(ErrorSerializer, description="Refused by the rules."),
         429: OpenApiResponse(ErrorSerializer, description="Too many requests."),
     }

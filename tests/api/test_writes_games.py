@@ -274,5 +274,8 @@ def test_a_game_without_a_dispute_has_none_to_decide(client, game):
 
 def test_unknown_game_is_404(client, game):
     token = director_token(game.match.matchday.competition)
-    response = post(client, "games/999999/close/", {"version": "x"}, auth=bearer(token))
-    assert response.status_code == 404 and response.json()["code"] == "not_found"
+    for game_id in (999999, 2**63, 10**30):  # beyond any id column too: no database error
+        response = post(client, f"games/{game_id}/close/", {"version": "x"}, auth=bearer(token))
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
+    response = post(client, f"matches/{10**30}/forfeit/", {"forfeit": ""}, auth=bearer(token))
+    assert response.status_code == 404
