@@ -1,6 +1,6 @@
 """What every API write shares: who may write (a director's API token, a table link on its
 own game), the page's form as the check of the input, the service's refusals as 409/422,
-the state each answer carries, and the OpenAPI description of all that.
+the state each answer carries. Their OpenAPI description is `writes_schema`.
 
 The writes themselves are in `writes_games`, `writes_rounds` and `writes_matches`; each
 calls the one service the page calls, with the same arguments.
@@ -15,13 +15,6 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
 from django.utils.translation import gettext as _
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    extend_schema_view,
-)
 from rest_framework import exceptions, status
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
@@ -32,7 +25,6 @@ from rest_framework.views import APIView
 
 from api.errors import Conflict, Unprocessable, violation_body
 from api.idempotency import HEADER, idempotency_key, keyed_write
-from api.serializers.writes import ErrorSerializer
 from scoring.forms.sheet import seat_names
 from scoring.models import Game, GameLink
 from scoring.rules import RuleViolation
@@ -359,61 +351,3 @@ class WriteView(APIView):
     def write(self, request: Request, target: Any, form: forms.Form) -> Any:
         """Call the service with the form's cleaned data; return the answer's body."""
         raise NotImplementedError
-
-
-IDEMPOTENCY_PARAMETER = OpenApiParameter(
-    HEADER,
-    OpenApiTypes.UUID,
-    OpenApiParameter.HEADER,
-    required=True,
-    description=(
-        "A new UUID for each new write; the same one when the write is sent again (a retry): "
-        "the write is done once and the first answer given again. A round's key is the one "
-        "the offline queue of the phone or the score sheet made for it."
-    ),
-)
-
-# Security requirements as the schema lists them (`extend_schema(auth=…)` takes them as is).
-DIRECTOR: Any = [{"apiToken": []}]
-DIRECTOR_OR_TABLE: Any = [{"apiToken": []}, {"tableLink": []}]
-
-
-def write_schema(
-    *,
-    operation_id: str,
-    summary: str,
-    request: type[Serializer],
-    answer: Any,
-    conflict: type[Serializer] | None,
-    table: bool = False,
-    created: Any = None,
-) -> Callable[[Any], Any]:
-    """The OpenAPI description of a write: its body, its answer, its refusals (400, 401,
-    403, 404, 409 with the current state, 415, 422, 429) and the required Idempotency-Key."""
-    responses: dict[int, Any] = {
-        200: answer,
-        400: OpenApiResponse(ErrorSerializer, description="Malformed input or header."),
-        401: OpenApiResponse(ErrorSerializer, description="No token, or an unknown one."),
-        403: OpenApiResponse(ErrorSerializer, description="This token may not do this."),
-        404: OpenApiResponse(ErrorSerializer, description="No such thing."),
-        415: OpenApiResponse(ErrorSerializer, description="The body is not JSON."),
-        422: OpenApiResponse(ErrorSerializer, description="Refused by the rules."),
-        429: OpenApiResponse(ErrorSerializer, description="Too many requests."),
-    }
-    if created is not None:
-        responses[201] = created
-    if conflict is not None:
-        responses[409] = OpenApiResponse(
-            conflict, description="Changed since the version sent: `current` is the state now."
-        )
-    return extend_schema_view(
-        post=extend_schema(
-            operation_id=operation_id,
-            summary=summary,
-            request=request,
-            responses=responses,
-            parameters=[IDEMPOTENCY_PARAMETER],
-            auth=DIRECTOR_OR_TABLE if table else DIRECTOR,
-            tags=["writes"],
-        )
-    )

@@ -32,8 +32,8 @@ from api.views.writes_common import (
     game_state,
     link_of,
     refused,
-    write_schema,
 )
+from api.views.writes_schema import write_schema
 from scoring.forms.seen import SeenForm
 from scoring.forms.sheet import GameTotalsForm, SeatsForm
 from scoring.forms.table import (

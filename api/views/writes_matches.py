@@ -28,8 +28,8 @@ from api.views.writes_common import (
     match_for_write,
     match_state,
     refused,
-    write_schema,
 )
+from api.views.writes_schema import write_schema
 from scoring.forms.match import ForfeitForm
 from scoring.forms.schedule import SwissPairForm
 from scoring.forms.sheet import MatchTotalsForm

@@ -39,8 +39,8 @@ from api.views.writes_common import (
     link_of,
     refused,
     round_state,
-    write_schema,
 )
+from api.views.writes_schema import write_schema
 from scoring.forms.sheet import QueuedRoundForm, RoundForm, UndoForm
 from scoring.forms.table import TableRoundForm, TableUndoForm
 from scoring.models import Game, Round
