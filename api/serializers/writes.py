@@ -23,10 +23,13 @@ SIDES = ["a", "b"]
 ID_MAX = 2**31 - 1
 
 
-def _version(what: str) -> serializers.CharField:
+def _version(what: str, *, blank: bool = False) -> serializers.CharField:
+    """The `version` field. Not blank (the form refuses a blank one as `seen_missing`, and
+    the schema says so), but for a round: a queue replaying a round on a game that
+    changed sends "" on purpose, refused as changed (409)."""
     return serializers.CharField(
         max_length=TOKEN_MAX_LENGTH,
-        allow_blank=True,
+        allow_blank=blank,
         trim_whitespace=False,
         help_text=f"The version of {what} this write was built on (from its last answer).",
     )
@@ -70,7 +73,7 @@ class RoundRecordSerializer(RoundFieldsSerializer):
     records no tricks (its phone page has none)."""
 
     number = serializers.IntegerField(min_value=1, max_value=32767)
-    version = _version("the game")
+    version = _version("the game", blank=True)
 
 
 class RoundCorrectSerializer(RoundFieldsSerializer):
@@ -116,10 +119,8 @@ class SeatsSerializer(serializers.Serializer):
 class DisputeSerializer(serializers.Serializer):
     """The other koppel disagrees with the result, saying why."""
 
-    # Blank passes here: the phone page's form says what is missing, in its words.
-    comment = serializers.CharField(
-        max_length=DISPUTE_COMMENT_MAX_LENGTH, allow_blank=True, trim_whitespace=False
-    )
+    # Refused blank here and by the phone page's form, whose words (and code) answer.
+    comment = serializers.CharField(max_length=DISPUTE_COMMENT_MAX_LENGTH, trim_whitespace=False)
     version = _version("the game")
 
 
