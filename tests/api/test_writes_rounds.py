@@ -299,3 +299,16 @@ def test_a_write_without_a_valid_key_is_400_in_the_readers_language(client, game
     assert "Idempotency-Key" in english.json()["message"]
     assert english.json()["message"] != dutch.json()["message"]
     assert not game.rounds.exists()
+
+
+def test_a_body_that_is_not_a_json_object_is_refused_in_the_error_shape(client, game):
+    token = director_token(game.match.matchday.competition)
+    headers = {"Authorization": bearer(token), "Idempotency-Key": str(uuid.uuid4())}
+    path = f"/api/v1/{record_path(game)}"
+    broken = client.post(path, "{not json", content_type="application/json", headers=headers)
+    assert broken.status_code == 400 and broken.json()["code"] == "parse_error"
+    listed = client.post(path, "[1, 2]", content_type="application/json", headers=headers)
+    assert listed.status_code == 400 and listed.json()["fields"]
+    text = client.post(path, "number=1", content_type="text/plain", headers=headers)
+    assert text.status_code == 415 and text.json()["code"] == "unsupported_media_type"
+    assert not game.rounds.exists()
