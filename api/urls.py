@@ -7,7 +7,7 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities, games
+from api.views import entities, games, writes_games, writes_matches, writes_rounds
 
 app_name = "api"
 
@@ -15,6 +15,9 @@ v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
     *entities.urlpatterns,
     *games.urlpatterns,
+    *writes_rounds.urlpatterns,
+    *writes_games.urlpatterns,
+    *writes_matches.urlpatterns,
 ]
 
 urlpatterns = [

@@ -397,6 +397,7 @@ SPECTACULAR_SETTINGS = {
         "CompetitionKindEnum": "tournaments.models.Competition.Kind",
         "EntryKindEnum": "api.serializers.entities.ENTRY_KINDS",
         "GameStateEnum": "api.serializers.games.GAME_STATES",
+        "GameStatusEnum": "scoring.models.Game.Status",
         "MatchStateEnum": "api.serializers.games.MATCH_STATES",
         "SideEnum": "api.serializers.games.SIDES",
     },

@@ -17,15 +17,6 @@ from tournaments.models import Club, Competition, Entry, Player, Team
 ENTRY_KINDS = ["koppel", "club"]
 
 
-class ErrorSerializer(serializers.Serializer):
-    """The JSON shape of every refusal (`api.errors`): `code` (stable), `message` (in the
-    reader's language) and, for a 400, `fields` (the errors by field or filter)."""
-
-    code = serializers.CharField()
-    message = serializers.CharField()
-    fields = serializers.DictField(required=False)
-
-
 class ClubSerializer(serializers.ModelSerializer):
     """A club: `key` (stable, the federation's code) and `name`."""
 

@@ -29,12 +29,12 @@ from api.conditional import ConditionalMixin, Stamp
 from api.serializers.entities import (
     ClubSerializer,
     CompetitionSerializer,
-    ErrorSerializer,
     KoppelSerializer,
     PlayerSerializer,
     SeasonDetailSerializer,
     SeasonSerializer,
 )
+from api.serializers.errors import ErrorSerializer
 from api.stamps import count, history_newest, newest, rows_newest, stamp_read
 from rankings.models import Season
 from tournaments.models import Club, Competition, Entry, Player, Team

@@ -400,20 +400,22 @@ def test_htmx_refusal_is_a_422_partial(director_client, game):
     assert "<html" not in html and "7–0" in html
 
 
-@pytest.mark.parametrize(
-    "data",
-    [
-        {"result": "kap", "side": "a", "tricks_a": "seven", "tricks_b": 0},
-        {"result": "kap", "side": "a", "tricks_a": 7},
-        {"result": "kap", "side": "a", "tricks_a": 14, "tricks_b": 0},
-        {"result": "kap", "side": "a", "tricks_a": -1, "tricks_b": 0},
-        {"result": "kap", "side": "c"},
-        {"result": "jackpot", "side": "a"},
-        {"result": "kap", "side": "a", "caller": "abc"},
-        {"result": "kap", "side": "a", "caller": 999999},
-        {},
-    ],
-)
+# What the score sheet's round form refuses; the API's refusal test runs the same table
+# (tests/api/test_writes_refusals.py).
+ROUND_FORM_REFUSED = [
+    {"result": "kap", "side": "a", "tricks_a": "seven", "tricks_b": 0},
+    {"result": "kap", "side": "a", "tricks_a": 7},
+    {"result": "kap", "side": "a", "tricks_a": 14, "tricks_b": 0},
+    {"result": "kap", "side": "a", "tricks_a": -1, "tricks_b": 0},
+    {"result": "kap", "side": "c"},
+    {"result": "jackpot", "side": "a"},
+    {"result": "kap", "side": "a", "caller": "abc"},
+    {"result": "kap", "side": "a", "caller": 999999},
+    {},
+]
+
+
+@pytest.mark.parametrize("data", ROUND_FORM_REFUSED)
 def test_bad_input_is_a_form_error_never_a_500(director_client, game, data):
     response = director_client.post(game_url("game_sheet", game), data)
     assert response.status_code == 422
