@@ -13,11 +13,13 @@ app_name = "api"
 
 v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
-    *entities.urlpatterns,
-    *games.urlpatterns,
+    # The writes first: their fixed words (`matchdays/pair/`) would otherwise be taken for
+    # a read's key (the reads take any segment and answer 404 for an unknown one).
     *writes_rounds.urlpatterns,
     *writes_games.urlpatterns,
     *writes_matches.urlpatterns,
+    *entities.urlpatterns,
+    *games.urlpatterns,
 ]
 
 urlpatterns = [
