@@ -7,7 +7,7 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities, tables
+from api.views import entities, feeds, tables
 
 app_name = "api"
 
@@ -15,6 +15,7 @@ v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
     *entities.urlpatterns,
     *tables.urlpatterns,
+    *feeds.urlpatterns,
 ]
 
 urlpatterns = [

@@ -55,6 +55,7 @@ class CompetitionAdminForm(forms.ModelForm):
             "name",
             "season",
             "kind",
+            "time_zone",
             *Competition.RULE_FIELDS,
             "trump_open_card",
             "points_win",
@@ -381,7 +382,7 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
     filter_horizontal = ["directors"]
     inlines = [EntryInline]
     fieldsets = [
-        (None, {"fields": ["name", "slug", "season", "kind"]}),
+        (None, {"fields": ["name", "slug", "season", "kind", "time_zone"]}),
         (
             _("Game rules"),
             {

@@ -103,9 +103,11 @@ def test_standings_through_the_api_are_the_pages_numbers_in_every_column(
         client, reverse("competition_detail", kwargs={"slug": competition.slug})
     )
     assert body["columns"] == columns
-    assert len(body["results"]) == len(records) == Standing.objects.filter(
-        competition=competition
-    ).count()
+    assert (
+        len(body["results"])
+        == len(records)
+        == Standing.objects.filter(competition=competition).count()
+    )
     for row, record in zip(body["results"], records, strict=True):
         assert row["entry"]["key"] == record.entry.key
         assert row["entry"]["name"] == str(record.entry)
@@ -254,7 +256,14 @@ def assert_season_same(client: Client, season: str, query: str) -> dict[str, Any
 
 @pytest.mark.parametrize(
     "query",
-    ["", "by=koppel", "by=club", "kind=pairs", "by=koppel&club=troefclub-zuidoost", "ordering=-saldo"],
+    [
+        "",
+        "by=koppel",
+        "by=club",
+        "kind=pairs",
+        "by=koppel&club=troefclub-zuidoost",
+        "ordering=-saldo",
+    ],
 )
 def test_the_season_ranking_through_the_api_is_the_pages(
     client: Client, evening: Competition, stcb: Competition, query: str
@@ -266,7 +275,9 @@ def test_the_season_ranking_through_the_api_is_the_pages(
     assert "troefclub-zuidoost" in [club["key"] for club in body["clubs"]]
 
 
-@pytest.mark.parametrize("query", ["by=club", "by=player", "by=koppel&kind=clubs", "by=club&kind=clubs"])
+@pytest.mark.parametrize(
+    "query", ["by=club", "by=player", "by=koppel&kind=clubs", "by=club&kind=clubs"]
+)
 def test_the_stcb_season_through_the_api_is_the_pages(
     client: Client, stcb: Competition, query: str
 ) -> None:
@@ -297,7 +308,9 @@ def test_a_season_parameter_the_page_does_not_know_is_a_400(
     assert field in response.json()["fields"]
 
 
-def test_an_unknown_season_is_a_404_and_stores_nothing(client: Client, evening: Competition) -> None:
+def test_an_unknown_season_is_a_404_and_stores_nothing(
+    client: Client, evening: Competition
+) -> None:
     from rankings.models import SeasonRankingState
 
     assert client.get(season_url("1999")).status_code == 404
