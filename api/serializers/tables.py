@@ -139,6 +139,18 @@ class RatingQuery(serializers.Serializer):
 # -------------------------------------------------------------------- pieces
 
 
+class TableErrorSerializer(serializers.Serializer):
+    """A refusal of a table's read (`api.errors`): its stable `code` and `message` in the
+    reader's language; `fields` for a bad parameter; for `ranking_changed` (409) the
+    table's `current` version and the link to its `first` page."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(required=False, help_text="The bad parameters' errors.")
+    current = serializers.DictField(required=False, help_text="409: the table's version now.")
+    first = serializers.URLField(required=False, help_text="409: the table's first page now.")
+
+
 class NamedSerializer(serializers.Serializer):
     """A player, koppel or club as the tables name it: its stable `key` and its `name`."""
 

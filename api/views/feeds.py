@@ -34,6 +34,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.conditional import ConditionalMixin, Stamp
+from api.serializers.tables import TableErrorSerializer
 from scoring.selectors.fixtures import (
     Fixtures,
     club_fixtures,
@@ -189,14 +190,22 @@ class FixturesFeed(ConditionalMixin, APIView):
         return Response(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
 
 
-FEED_SCHEMA = extend_schema(
-    responses={
-        (200, "text/calendar"): OpenApiResponse(
-            response=OpenApiTypes.STR, description="An iCalendar (RFC 5545) feed."
-        ),
-        404: OpenApiResponse(description="No such competition, koppel or club."),
-    },
-)
+def feed_schema(operation_id: str) -> Any:
+    """The schema of a feed: `text/calendar`, a 304 while unchanged, a 404 in JSON."""
+    return extend_schema(
+        operation_id=operation_id,
+        responses={
+            (200, "text/calendar"): OpenApiResponse(
+                response=OpenApiTypes.STR, description="An iCalendar (RFC 5545) feed."
+            ),
+            (304, "text/calendar"): OpenApiResponse(
+                description="Unchanged since the ETag sent in If-None-Match."
+            ),
+            (404, "application/json"): OpenApiResponse(
+                TableErrorSerializer, description="No such competition, koppel or club."
+            ),
+        },
+    )
 
 
 class CompetitionFixturesFeed(FixturesFeed):
@@ -209,7 +218,7 @@ class CompetitionFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return self.competition.name
 
-    @FEED_SCHEMA
+    @feed_schema("competition_fixtures_feed")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 
@@ -226,7 +235,7 @@ class KoppelFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return str(self.team)
 
-    @FEED_SCHEMA
+    @feed_schema("koppel_fixtures_feed")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 
@@ -241,7 +250,7 @@ class ClubFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return self.club.name
 
-    @FEED_SCHEMA
+    @feed_schema("club_fixtures_feed")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 

@@ -33,6 +33,7 @@ from api.serializers.tables import (
     SeasonRankingSerializer,
     StandingsQuery,
     StandingsSerializer,
+    TableErrorSerializer,
     entry_data,
 )
 from rankings import selectors as ranking_selectors
@@ -56,13 +57,22 @@ from tournaments.selectors import MATCH_ENTRY_JOINS
 from troefclub.ordering import empties_last
 
 ERRORS = {
-    400: OpenApiResponse(description="A parameter out of range, or a cursor not made here."),
-    404: OpenApiResponse(description="No such competition or season."),
+    304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
+    400: OpenApiResponse(
+        TableErrorSerializer,
+        description="A parameter out of range, or a cursor not made here (`invalid_cursor`).",
+    ),
+    404: OpenApiResponse(TableErrorSerializer, description="No such competition or season."),
     409: OpenApiResponse(
+        TableErrorSerializer,
         description="`ranking_changed`: the table was recomputed since the cursor's page; "
-        "`first` links the new first page."
+        "`first` links the new first page.",
     ),
 }
+
+
+# `Competition.season`'s max_length.
+SEASON_MAX_LENGTH = 20
 
 
 def _when(moment: datetime | None) -> str:
@@ -158,6 +168,7 @@ class CompetitionStandings(ConditionalMixin, generics.GenericAPIView):
         )
 
     @extend_schema(
+        operation_id="competition_standings",
         parameters=[StandingsQuery, PagingParams],
         responses={200: StandingsSerializer, **ERRORS},
     )
@@ -209,6 +220,8 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
 
     def stamp(self) -> Stamp:
         season = self.kwargs["season"]
+        if len(season) > SEASON_MAX_LENGTH or "\x00" in season:
+            raise Http404  # no competition's season: and PostgreSQL refuses a NUL
         found, state = season_ranking_found(season=season)
         if not found:
             raise Http404
@@ -223,6 +236,7 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
         )
 
     @extend_schema(
+        operation_id="season_ranking",
         parameters=[SeasonQuery, PagingParams],
         responses={200: SeasonRankingSerializer, **ERRORS},
     )
@@ -289,6 +303,7 @@ class RatingList(ConditionalMixin, generics.GenericAPIView):
         )
 
     @extend_schema(
+        operation_id="rating_list",
         parameters=[RatingQuery, PagingParams],
         responses={200: RatingListSerializer, **ERRORS},
     )
