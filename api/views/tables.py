@@ -84,7 +84,9 @@ def _latest(*moments: datetime | None) -> datetime | None:
     return max(known) if known else None
 
 
-def _sorted(rows: QuerySet[Any], asked: str | None, keys: dict[str, str], tie: tuple[str, ...]):
+def _sorted(
+    rows: QuerySet[Any], asked: str | None, keys: dict[str, str], tie: tuple[str, ...]
+) -> QuerySet[Any]:
     """`rows` sorted by the column `asked` ("-saldo"; None: as they are), then by `tie`
     (its keys the sort does not name), empty values last both ways: the pages' sort."""
     if not asked:

@@ -18,12 +18,13 @@ from scoring.selectors.schedule import with_table_shown
 from tournaments.models import Club, Competition, Entry, Match, Matchday, Team
 from tournaments.selectors import MATCH_ENTRY_JOINS
 
-# Fixtures older than this are left out of a feed: a calendar app keeps the events it
-# has, and a league's whole past would make every poll of the feed long.
-FIXTURES_PAST_DAYS = 120
-# At most this many fixtures a feed (the earliest first): a round robin of 1,000 koppels
-# has half a million matches, far more than any calendar wants at once.
-FIXTURES_MAX = 2000
+# A feed lists the fixtures from this many days ago on: the evenings ahead, and the last
+# two weeks' (a league's whole past would make every fetch long, and no phone needs it).
+FIXTURES_PAST_DAYS = 14
+# At most this many fixtures a feed, the earliest first: a matchday of 1,000 koppels has
+# 500 matches, and 2,000 events took 2.6 s to render (BENCHMARKS.md, issue 21); a koppel
+# or a club has a few a week.
+FIXTURES_MAX = 500
 
 
 @dataclass(frozen=True, slots=True)

@@ -208,3 +208,24 @@ def test_an_unknown_key_is_a_404_in_json(client: Client, db: None, name: str) ->
     response = client.get(reverse(f"api:{name}-fixtures-feed", kwargs=kwargs))
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+def test_a_feed_leaves_out_old_evenings_and_stops_at_its_maximum(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scoring.selectors import fixtures
+
+    competition, entries, days = build("America/Paramaribo")
+    past = timezone.localdate() - datetime.timedelta(days=fixtures.FIXTURES_PAST_DAYS + 1)
+    Matchday.objects.filter(pk=days[0].pk).update(date=past)
+    summaries = by_summary(events(client, feed_url(competition)))
+    assert len(summaries) == 4 and not any(s.startswith("Matchday 1,") for s in summaries)
+    monkeypatch.setattr(fixtures, "FIXTURES_MAX", 2)
+    summaries = by_summary(events(client, feed_url(competition)))
+    assert sorted(summaries) == sorted(
+        [
+            f"Matchday 2, table 1: {entries[0]} – {entries[2]}",
+            f"Matchday 2: {entries[1]} – {entries[3]}",
+            "Matchday 4 (not paired yet)",
+        ]
+    )
