@@ -52,10 +52,10 @@ def season_ranking_found(*, season: str) -> tuple[bool, SeasonRankingState | Non
         Competition.objects.filter(season=season)
         .exclude(season="")
         .annotate(
-            **{
-                f"state_{name}": Subquery(state.values(name)[:1])
-                for name in ("id", "computed_at", "stale_since", "queued_at")
-            }
+            state_id=Subquery(state.values("id")[:1]),
+            state_computed_at=Subquery(state.values("computed_at")[:1]),
+            state_stale_since=Subquery(state.values("stale_since")[:1]),
+            state_queued_at=Subquery(state.values("queued_at")[:1]),
         )
         .values("state_id", "state_computed_at", "state_stale_since", "state_queued_at")
         .first()

@@ -73,7 +73,9 @@ def koppel_fixtures(*, team: Team) -> Fixtures:
         Game.objects.filter(match=OuterRef("pk")).filter(Q(team_a=team) | Q(team_b=team))
     )
     entered = Entry.objects.filter(team=team).values("competition_id")
-    return _fixtures(Q(home__team=team) | Q(away__team=team) | plays, Q(competition_id__in=entered))
+    return _fixtures(
+        Q(home__team=team) | Q(away__team=team) | Q(plays), Q(competition_id__in=entered)
+    )
 
 
 def club_fixtures(*, club: Club) -> Fixtures:
