@@ -9,7 +9,8 @@ page answers 409 `ranking_changed` with a link to the new table's first page, an
 reader starts again, knowingly.
 
 The cursor is signed (`django.core.signing`): opaque, and one that was cut or made up is
-a 400 `invalid_cursor`, never a 500 nor another table's rows.
+a 404 `invalid_cursor` (as DRF's own cursor paging of the other lists answers it), never a
+500 nor another table's rows.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ RANKED_PAGE_SIZE = 50
 CURSOR_SALT = "api.ranked.cursor"
 
 
-class InvalidCursor(exceptions.ParseError):
-    """400: a `cursor` this server did not make (cut, edited, made up)."""
+class InvalidCursor(exceptions.NotFound):
+    """404: a `cursor` this server did not make (cut, edited, made up): no such page."""
 
     default_code = "invalid_cursor"
 
@@ -74,6 +75,25 @@ class PagingParams(serializers.Serializer):
     )
 
 
+def query_valid(serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
+    """The request's query parameters as `serializer_class` validates them. A parameter
+    sent empty ("?ordering=") where its field allows no blank is refused too (DRF reads an
+    empty form value as "not sent"; the schema says what is allowed, and so does the API).
+
+    Raises ValidationError (400), naming the parameters.
+    """
+    params = serializer_class(data=request.query_params)
+    blank = {
+        name: [_("Give a value, or leave the parameter out.")]
+        for name, field in params.fields.items()
+        if request.query_params.get(name) == "" and not getattr(field, "allow_blank", False)
+    }
+    if blank:
+        raise exceptions.ValidationError(blank)
+    params.is_valid(raise_exception=True)
+    return dict(params.validated_data)
+
+
 def _offset_of(cursor: str, version: str, first: str) -> int:
     """The offset a `cursor` points at, if made for `version`; raises InvalidCursor or
     RankingChanged."""
@@ -100,14 +120,13 @@ def ranked_page(
     """The page of `rows` (in the table's order, a queryset read a page at a time) that
     the request's `cursor` and `page_size` ask for, the table being at `version`.
 
-    Raises ValidationError (400) for a `page_size` out of range, InvalidCursor (400) for
+    Raises ValidationError (400) for a `page_size` out of range, InvalidCursor (404) for
     a cursor not made here, RankingChanged (409) for a cursor of another version.
     """
-    params = PagingParams(data=request.query_params)
-    params.is_valid(raise_exception=True)
-    size: int = params.validated_data.get("page_size", RANKED_PAGE_SIZE)
+    params = query_valid(PagingParams, request)
+    size: int = params.get("page_size", RANKED_PAGE_SIZE)
     first = remove_query_param(request.build_absolute_uri(), "cursor")
-    cursor = params.validated_data.get("cursor")
+    cursor = params.get("cursor")
     offset = _offset_of(cursor, version, first) if cursor else 0
     # One row more than the page says whether there is a next page, without a count.
     found = list(rows[offset : offset + size + 1])

@@ -25,7 +25,7 @@ from django.urls import path
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from icalendar import Calendar, Event
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -35,6 +35,7 @@ from rest_framework.views import APIView
 
 from api.conditional import ConditionalMixin, Stamp
 from api.serializers.tables import TableErrorSerializer
+from api.views.tables import SLUG_PATTERN
 from scoring.selectors.fixtures import (
     Fixtures,
     club_fixtures,
@@ -190,10 +191,12 @@ class FixturesFeed(ConditionalMixin, APIView):
         return Response(calendar.to_ical(), content_type="text/calendar; charset=utf-8")
 
 
-def feed_schema(operation_id: str) -> Any:
-    """The schema of a feed: `text/calendar`, a 304 while unchanged, a 404 in JSON."""
+def feed_schema(operation_id: str, key: str) -> Any:
+    """The schema of a feed (its path parameter `key`: a slug): `text/calendar`, a 304
+    while unchanged, a 404 in JSON."""
     return extend_schema(
         operation_id=operation_id,
+        parameters=[OpenApiParameter(key, str, OpenApiParameter.PATH, pattern=SLUG_PATTERN)],
         responses={
             (200, "text/calendar"): OpenApiResponse(
                 response=OpenApiTypes.STR, description="An iCalendar (RFC 5545) feed."
@@ -218,7 +221,7 @@ class CompetitionFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return self.competition.name
 
-    @feed_schema("competition_fixtures_feed")
+    @feed_schema("competition_fixtures_feed", "slug")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 
@@ -235,7 +238,7 @@ class KoppelFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return str(self.team)
 
-    @feed_schema("koppel_fixtures_feed")
+    @feed_schema("koppel_fixtures_feed", "key")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 
@@ -250,7 +253,7 @@ class ClubFixturesFeed(FixturesFeed):
     def title(self) -> str:
         return self.club.name
 
-    @feed_schema("club_fixtures_feed")
+    @feed_schema("club_fixtures_feed", "key")
     def get(self, request: Request, **kwargs: Any) -> Response:
         return super().get(request, **kwargs)
 

@@ -19,13 +19,13 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.conditional import ConditionalMixin, Stamp
-from api.ranked import PagingParams, ranked_page
+from api.ranked import PagingParams, query_valid, ranked_page
 from api.serializers.tables import (
     RatingListSerializer,
     RatingQuery,
@@ -58,11 +58,12 @@ from troefclub.ordering import empties_last
 
 ERRORS = {
     304: OpenApiResponse(description="Unchanged since the ETag sent in If-None-Match."),
-    400: OpenApiResponse(
+    400: OpenApiResponse(TableErrorSerializer, description="A parameter out of range."),
+    404: OpenApiResponse(
         TableErrorSerializer,
-        description="A parameter out of range, or a cursor not made here (`invalid_cursor`).",
+        description="No such competition, season or club (`not_found`), or a cursor not "
+        "made here (`invalid_cursor`).",
     ),
-    404: OpenApiResponse(TableErrorSerializer, description="No such competition or season."),
     409: OpenApiResponse(
         TableErrorSerializer,
         description="`ranking_changed`: the table was recomputed since the cursor's page; "
@@ -73,6 +74,20 @@ ERRORS = {
 
 # `Competition.season`'s max_length.
 SEASON_MAX_LENGTH = 20
+# The path parameters as the URL patterns take them (Django's `slug` and `path`
+# converters; a season has no control character): in the schema, so that a client (and
+# schemathesis) knows which values reach the view at all.
+SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
+SLUG = OpenApiParameter(
+    "slug", str, OpenApiParameter.PATH, pattern=SLUG_PATTERN, description="The competition's slug."
+)
+SEASON = OpenApiParameter(
+    "season",
+    str,
+    OpenApiParameter.PATH,
+    pattern=r"^[^\x00-\x1f\x7f]{1,20}$",
+    description="The season as competitions write it, e.g. 2026-2027.",
+)
 
 
 def _when(moment: datetime | None) -> str:
@@ -100,9 +115,7 @@ def _sorted(
 
 
 def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
-    params = serializer_class(data=request.query_params)
-    params.is_valid(raise_exception=True)
-    return dict(params.validated_data)
+    return query_valid(serializer_class, request)
 
 
 # ------------------------------------------------------------------------- standings
@@ -171,7 +184,7 @@ class CompetitionStandings(ConditionalMixin, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="competition_standings",
-        parameters=[StandingsQuery, PagingParams],
+        parameters=[SLUG, StandingsQuery, PagingParams],
         responses={200: StandingsSerializer, **ERRORS},
     )
     def get(self, request: Request, slug: str) -> Response:
@@ -239,7 +252,7 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="season_ranking",
-        parameters=[SeasonQuery, PagingParams],
+        parameters=[SEASON, SeasonQuery, PagingParams],
         responses={200: SeasonRankingSerializer, **ERRORS},
     )
     def get(self, request: Request, season: str) -> Response:
@@ -253,8 +266,8 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
             state=self.state,
         )
         if club_key and ranking.club is None:
-            raise exceptions.ValidationError(
-                {"club": [_("No club “%(value)s” played in this season.") % {"value": club_key}]}
+            raise exceptions.NotFound(
+                _("No club “%(value)s” played in this season.") % {"value": club_key}
             )
         lines = _sorted(
             ranking.lines,
@@ -315,12 +328,8 @@ class RatingList(ConditionalMixin, generics.GenericAPIView):
         min_games = max(query.get("min_games", 0), settings.RATING_MIN_GAMES)
         listing = ranking_selectors.rating_list(min_games=min_games, club_key=club_key)
         if club_key and listing.club is None:
-            raise exceptions.ValidationError(
-                {
-                    "club": [
-                        _("No listed player plays for a club “%(value)s”.") % {"value": club_key}
-                    ]
-                }
+            raise exceptions.NotFound(
+                _("No listed player plays for a club “%(value)s”.") % {"value": club_key}
             )
         ratings = _sorted(
             listing.ratings,
