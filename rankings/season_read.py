@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from rankings.models import SeasonRankingLine, SeasonRankingList, SeasonRankingState
 from scoring.rules.seasons import SeasonBy
@@ -105,3 +105,15 @@ def season_ranking_stored(
         as_of=state.computed_at if computed and state else None,
         stale=bool(state and state.stale_since is not None),
     )
+
+
+def season_lines_found(
+    lines: QuerySet[SeasonRankingLine], *, search: str
+) -> QuerySet[SeasonRankingLine]:
+    """The `lines` whose name or key contains `search` (any case and accents,
+    `troefclub.text.Fold`, as every find box); their rank stays the ranking's. Empty
+    `search`: every line."""
+    words = search.strip()
+    if not words:
+        return lines
+    return lines.filter(Q(name__fold__contains=words) | Q(key__fold__contains=words))

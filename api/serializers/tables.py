@@ -85,7 +85,8 @@ class StandingsQuery(serializers.Serializer):
 
 
 class SeasonQuery(serializers.Serializer):
-    """The season page's parameters: `by`, `kind`, `club`, and its column sort."""
+    """The season page's parameters: `by`, `kind`, `club`, and its column sort; and `q`,
+    a find box the page has not (a player finding their own line)."""
 
     by = serializers.ChoiceField(
         choices=[by.value for by in SeasonBy],
@@ -103,6 +104,13 @@ class SeasonQuery(serializers.Serializer):
         allow_blank=True,
         max_length=64,
         help_text="Only the games played for this club (its key); one of `clubs`.",
+    )
+    q = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=100,
+        help_text="Only the lines whose name or key contains this (any case and accents); "
+        "their ranks stay the ranking's.",
     )
     ordering = serializers.ChoiceField(
         choices=_sorts(SEASON_SORTS),

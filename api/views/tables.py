@@ -38,7 +38,11 @@ from api.serializers.tables import (
 )
 from rankings import selectors as ranking_selectors
 from rankings.models import RatingsLock
-from rankings.season_read import season_ranking_found, season_ranking_stored
+from rankings.season_read import (
+    season_lines_found,
+    season_ranking_found,
+    season_ranking_stored,
+)
 from rankings.season_refresh import season_rankings_catch_up
 from rankings.services import LOCK_PK
 from scoring.forfeit_words import forfeit_reason_text
@@ -270,7 +274,7 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
                 _("No club “%(value)s” played in this season.") % {"value": club_key}
             )
         lines = _sorted(
-            ranking.lines,
+            season_lines_found(ranking.lines, search=query.get("q", "")),
             query.get("ordering"),
             {"name": "sort_name", "best": "best_points"},
             ("position",),

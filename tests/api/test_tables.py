@@ -404,3 +404,15 @@ def test_ratings_of_a_club_no_listed_player_plays_for_is_a_404(client: Client, r
     PlayerFactory.create()
     response = client.get(ratings_url(club="empty"))
     assert response.status_code == 404 and "empty" in response.json()["message"]
+
+
+def test_the_season_search_finds_lines_and_keeps_their_ranks(
+    client: Client, evening: Competition
+) -> None:
+    season_rankings_refresh(season=evening.season)
+    whole = api_get(client, season_url(evening.season))["results"]
+    wanted = whole[-1]
+    word = wanted["name"].split()[-1].upper()
+    found = api_get(client, season_url(evening.season, q=word))["results"]
+    assert wanted in found
+    assert all(word.casefold() in (line["name"] + line["key"]).casefold() for line in found)

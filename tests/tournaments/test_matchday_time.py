@@ -23,7 +23,7 @@ from scoring.services.schedule import (
     schedule_round_robin_create,
     swiss_matchday_pair,
 )
-from tests.factories import CompetitionFactory, koppel_entries
+from tests.factories import CompetitionFactory, TeamEntryFactory, koppel_entries
 from tests.interchange.documents import SAMPLE, document, load
 from tests.seen import next_matchday
 from tournaments.models import Competition, Matchday
@@ -151,3 +151,18 @@ def test_a_bad_time_or_zone_is_refused_naming_it(change: dict[str, Any], words: 
     with pytest.raises(InterchangeError) as info:
         competition_import(data=data)
     assert words in str(info.value)
+
+
+def test_the_admin_sets_a_time_zone_and_refuses_an_unknown_one(admin_client: Client) -> None:
+    from tests.admin_pages import save_as_shown
+
+    competition = CompetitionFactory.create()
+    TeamEntryFactory.create(competition=competition)
+    refused = save_as_shown(admin_client, competition, time_zone="Mars/Olympus")
+    assert refused.status_code == 200 and "Mars/Olympus" in refused.content.decode()
+    competition.refresh_from_db()
+    assert competition.time_zone != "Mars/Olympus"
+    saved = save_as_shown(admin_client, competition, time_zone="Europe/Amsterdam")
+    assert saved.status_code == 302
+    competition.refresh_from_db()
+    assert competition.time_zone == "Europe/Amsterdam"
