@@ -7,7 +7,7 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities, games, writes_games, writes_matches, writes_rounds
+from api.views import entities, feeds, games, tables, writes_games, writes_matches, writes_rounds
 
 app_name = "api"
 
@@ -20,6 +20,8 @@ v1 = [
     *writes_matches.urlpatterns,
     *entities.urlpatterns,
     *games.urlpatterns,
+    *tables.urlpatterns,
+    *feeds.urlpatterns,
 ]
 
 urlpatterns = [

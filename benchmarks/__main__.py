@@ -1,7 +1,7 @@
 """`python -m benchmarks` (or `python3 dev.py bench`): issue 7's measures and their floors.
 
     .venv/bin/python -m benchmarks [--sizes 10 200 1000] [--repeat 5] [--budget 120]
-        [--only import,rebuild,round,pages,seasons,swiss] [--json FILE] [--keep-db]
+        [--only import,rebuild,round,pages,api,seasons,swiss] [--json FILE] [--keep-db]
 
 Runs in a throwaway database made for the run and dropped after it: `<NAME>_bench` next
 to DATABASE_URL's database on PostgreSQL (the real figures), a file in the temp directory

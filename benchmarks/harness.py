@@ -20,12 +20,12 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
-from benchmarks import board_pages, measures, profile_pages, season_clubs
+from benchmarks import api_reads, board_pages, measures, profile_pages, season_clubs
 from benchmarks.generate import SEED, Size, document_path
 from benchmarks.measures import Runs
 from tournaments.models import Competition
 
-MEASURES = ("import", "rebuild", "round", "pages", "seasons", "swiss")
+MEASURES = ("import", "rebuild", "round", "pages", "api", "seasons", "swiss")
 PAGES = ("standings", "matchday", "match", "game")
 
 # Issue 7's targets: (what the table says, the check on a row).
@@ -85,6 +85,18 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
         "— (ratio: against the page's clubs)",
         lambda r: None,
     ),
+    # Issue 21: the API's reads of the ranked tables, beside their pages at the same size
+    # (the floor: the page reads the same stored rows), and the calendar feeds.
+    **{
+        name: ("≤ 1.5× its page", lambda r: _at_most(r["ratio"], 1.5))
+        for name in ("API standings", "API season ranking by player", "API ratings")
+    },
+    "API standings, next page": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    "API standings unchanged (304)": ("≤ 20 ms", lambda r: _at_most(r["median_s"], 0.020)),
+    # A competition's feed lists every dated fixture of the last FIXTURES_PAST_DAYS: it grows
+    # with the league (the ratio says how much); a koppel's has its 15 at every size.
+    "API competition fixtures feed": ("— (ratio: against the smallest size)", lambda r: None),
+    "API koppel fixtures feed": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
@@ -239,7 +251,7 @@ def _bench(
             imported = measures.import_runs(path, repeat=repeat, budget=budget)
             note += f"; floor with the app's triggers {_duration(floor.extra['triggers_s'])}"
             rows.append(_row("import_competition", koppels, imported, floor=floor, note=note))
-        elif {"rebuild", "round", "pages", "seasons"} & set(only):
+        elif {"rebuild", "round", "pages", "api", "seasons"} & set(only):
             say(f"{size.label}: import_competition once (not measured)")
             measures.import_runs(path, repeat=1, budget=0)
         competition = Competition.objects.filter(slug=size.slug).first()
@@ -283,6 +295,23 @@ def _bench(
                 smallest_pages.setdefault(name, runs.median)
                 ratio = runs.median / smallest_pages[name]
                 rows.append(_row(name, koppels, runs, ratio=ratio, note=url))
+        if "api" in only:
+            say(f"{size.label}: API reads and calendar feeds")
+            for name, row in api_reads.api_runs(competition, repeat=repeat).items():
+                ratio = None
+                if row["floor"] is None and name != "API standings unchanged (304)":
+                    smallest_pages.setdefault(name, row["runs"].median)
+                    ratio = row["runs"].median / smallest_pages[name]
+                rows.append(
+                    _row(
+                        name,
+                        koppels,
+                        row["runs"],
+                        floor=row["floor"],
+                        ratio=ratio,
+                        note=row["note"],
+                    )
+                )
         if "seasons" in only and competition.season:
             say(f"{size.label}: season rankings refresh, then with {season_clubs.MANY_CLUBS} clubs")
             few, many = season_clubs.season_clubs_runs(competition, repeat=repeat)

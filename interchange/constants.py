@@ -85,6 +85,7 @@ COMPETITION_FIELDS = (
     "name",
     "season",
     "kind",
+    "time_zone",
     "rules",
     "standings",
     "schedule",

@@ -65,6 +65,7 @@ class _Matchday:
     date: datetime.date | None
     matches: list[_Match]
     override_reason: str = ""
+    time: datetime.time | None = None
     byes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # entry, reason
     instance: Matchday | None = None
 

@@ -40,6 +40,7 @@ from tournaments.models import (
     SquadMember,
     Team,
 )
+from tournaments.models.competitions import time_zone_default
 
 
 def competition_export(*, competition: Competition) -> dict[str, Any]:
@@ -302,6 +303,8 @@ def _matchday_export(
         "date": md.date.isoformat() if md.date else None,
         "matches": matches,
     }
+    if md.time is not None:
+        row["time"] = md.time.strftime("%H:%M:%S" if md.time.second else "%H:%M")
     if byes is not None:
         row["byes"] = byes
     if md.override_reason:
@@ -422,6 +425,9 @@ def _formats_export(competition: Competition) -> dict[str, Any]:
     """The competition-format keys that differ from their defaults (objects: members too)."""
     default = FORMAT_DEFAULTS
     row: dict[str, Any] = {}
+    # The site's own zone is the default an import gives a file without the key.
+    if competition.time_zone != time_zone_default():
+        row["time_zone"] = competition.time_zone
     if competition.schedule_format != default["schedule_format"]:
         row["schedule"] = competition.schedule_format
     bye: dict[str, Any] = {}

@@ -301,6 +301,7 @@ def _schedule_create(doc: _Document, competition: Competition, entries: dict[str
             competition=competition,
             number=matchday.number,
             date=matchday.date,
+            time=matchday.time,
             override_reason=matchday.override_reason,
         )
     Matchday.objects.bulk_create([md.instance for md in doc.matchdays if md.instance])

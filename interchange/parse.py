@@ -52,6 +52,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from interchange.constants import (
@@ -80,6 +81,7 @@ from interchange.values import (
 )
 from scoring.rules import RuleSet, RuleViolation, check_tiebreaks
 from tournaments.models import Competition
+from troefclub.validators import validate_time_zone
 
 
 def document_check(data: Any) -> _Document:
@@ -131,6 +133,18 @@ def _parse_competition(data: _Object) -> dict[str, Any]:
             _("“kind” must be “pairs” or “clubs”, not “%(kind)s”") % {"kind": _show(kind)},
         )
     values["kind"] = kind
+    # Optional (files before it was added import unchanged): the site's zone by default.
+    time_zone = comp.text("time_zone", default=None, max_length=64, nullable=True)
+    if time_zone is not None:
+        try:
+            validate_time_zone(time_zone)
+        except ValidationError:
+            raise InterchangeError(
+                comp.place,
+                _("“time_zone” must be an IANA time zone like America/Paramaribo, not “%(value)s”")
+                % {"value": _show(time_zone)},
+            ) from None
+        values["time_zone"] = time_zone
     values.update(_parse_rules(comp))
     values.update(_parse_standings(comp))
     values.update(_parse_formats(comp))

@@ -16,7 +16,16 @@ from django.utils.translation import gettext as _
 from interchange.constants import INT_MAX, LINEUP_REASON_PREFIX, RESULTS, SMALL_INT_MAX
 from interchange.document import _Document, _Game, _Match, _Matchday, _Round
 from interchange.errors import InterchangeError, _join, _violation
-from interchange.values import _MISSING, _choice, _int_pair, _kind_of, _Object, _parse_date, _show
+from interchange.values import (
+    _MISSING,
+    _choice,
+    _int_pair,
+    _kind_of,
+    _Object,
+    _parse_date,
+    _parse_time,
+    _show,
+)
 from scoring.rules import (
     Forfeit,
     RuleViolation,
@@ -37,7 +46,7 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
         item = _Object(
             raw,
             f"matchdays[{position}]",
-            ("number", "date", "matches", "byes", "override_reason"),
+            ("number", "date", "time", "matches", "byes", "override_reason"),
         )
         number = item.integer("number", minimum=1)
         if number in numbers:
@@ -49,10 +58,15 @@ def _parse_matchdays(data: _Object, doc: _Document) -> None:
         item.place = place
         raw_date = item.text("date", default=None, max_length=10, nullable=True)
         date = _parse_date(place, "date", raw_date)
+        raw_time = item.text("time", default=None, max_length=8, nullable=True)
+        time = _parse_time(place, "time", raw_time)
+        if time is not None and date is None:
+            raise InterchangeError(place, _("a matchday with a “time” needs its “date” too"))
         matchday = _Matchday(
             place=place,
             number=number,
             date=date,
+            time=time,
             matches=[],
             override_reason=item.text(
                 "override_reason", default="", max_length=10000, multiline=True

@@ -289,6 +289,23 @@ def _int_pair(place: str, key: str, value: Any, *, maximum: int) -> tuple[int, i
     return (value[0], value[1])
 
 
+def _parse_time(place: str, key: str, raw: str | None) -> datetime.time | None:
+    """A matchday's start time, "19:30" or "19:30:00" (no zone: the competition's)."""
+    if raw is None:
+        return None
+    try:
+        parsed = datetime.time.fromisoformat(raw)
+        if parsed.tzinfo is not None or len(raw) not in (5, 8):
+            raise ValueError(raw)
+        return parsed
+    except ValueError:
+        raise InterchangeError(
+            place,
+            _("“%(key)s” must be a time like 19:30, not “%(value)s”")
+            % {"key": key, "value": _show(raw)},
+        ) from None
+
+
 def _parse_date(place: str, key: str, raw: str | None) -> datetime.date | None:
     if raw is None:
         return None

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from rankings.models import SeasonRankingLine, SeasonRankingList, SeasonRankingState
 from scoring.rules.seasons import SeasonBy
-from tournaments.models import Club
+from tournaments.models import Club, Competition
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -40,6 +40,37 @@ def season_ranking_state(*, season: str) -> SeasonRankingState | None:
     """The stored rankings' state of `season` (None: never queued nor computed). One
     query."""
     return SeasonRankingState.objects.filter(season=season).first()
+
+
+def season_ranking_found(*, season: str) -> tuple[bool, SeasonRankingState | None]:
+    """Whether a competition names `season` (the season has a ranking: `seasons_played`),
+    and its stored rankings' state (`season_ranking_state`; None: never queued nor
+    computed), in one query: what the API's season ranking reads before anything else
+    (its ETag)."""
+    state = SeasonRankingState.objects.filter(season=OuterRef("season"))
+    found = (
+        Competition.objects.filter(season=season)
+        .exclude(season="")
+        .annotate(
+            state_id=Subquery(state.values("id")[:1]),
+            state_computed_at=Subquery(state.values("computed_at")[:1]),
+            state_stale_since=Subquery(state.values("stale_since")[:1]),
+            state_queued_at=Subquery(state.values("queued_at")[:1]),
+        )
+        .values("state_id", "state_computed_at", "state_stale_since", "state_queued_at")
+        .first()
+    )
+    if found is None:
+        return False, None
+    if found["state_id"] is None:
+        return True, None
+    return True, SeasonRankingState(
+        pk=found["state_id"],
+        season=season,
+        computed_at=found["state_computed_at"],
+        stale_since=found["state_stale_since"],
+        queued_at=found["state_queued_at"],
+    )
 
 
 def season_ranking_stored(
@@ -74,3 +105,15 @@ def season_ranking_stored(
         as_of=state.computed_at if computed and state else None,
         stale=bool(state and state.stale_since is not None),
     )
+
+
+def season_lines_found(
+    lines: QuerySet[SeasonRankingLine], *, search: str
+) -> QuerySet[SeasonRankingLine]:
+    """The `lines` whose name or key contains `search` (any case and accents,
+    `troefclub.text.Fold`, as every find box); their rank stays the ranking's. Empty
+    `search`: every line."""
+    words = search.strip()
+    if not words:
+        return lines
+    return lines.filter(Q(name__fold__contains=words) | Q(key__fold__contains=words))

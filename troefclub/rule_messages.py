@@ -202,6 +202,7 @@ def _messages() -> dict[str, str]:
             "This competition has matchdays already: change them one by one instead."
         ),
         "schedule_too_few_entries": _("A schedule needs at least two entries."),
+        "matchday_time_without_date": _("A start time needs a date: give the date too."),
         "schedule_duplicate_entry": _("“%(entry)s” is entered twice."),
         "not_swiss": _("This competition is not played in the Swiss system."),
         "previous_matchday_unfinished": _(

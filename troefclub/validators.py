@@ -102,3 +102,23 @@ def validate_unicode(value: str) -> None:
     found = re.search("[\ud800-\udfff]", value)
     if found is not None:
         raise text_unsafe_error(found.group())
+
+
+def validate_time_zone(value: str) -> None:
+    """Refuse a time zone that is not an IANA name this server knows ("Europe/Amsterdam",
+    "America/Paramaribo"; `zoneinfo`).
+
+    Raises ValidationError (code `time_zone_unknown`, param `value`).
+    """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        if not value or value != value.strip() or value.startswith(("/", ".")):
+            raise ValueError(value)
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
+        raise ValidationError(
+            _("“%(value)s” is not a time zone: give its IANA name, e.g. America/Paramaribo."),
+            code="time_zone_unknown",
+            params={"value": value},
+        ) from exc

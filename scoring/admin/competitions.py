@@ -55,6 +55,7 @@ class CompetitionAdminForm(forms.ModelForm):
             "name",
             "season",
             "kind",
+            "time_zone",
             *Competition.RULE_FIELDS,
             "trump_open_card",
             "points_win",
@@ -264,6 +265,14 @@ class CompetitionSetupForm(CompetitionAdminForm):
       competition imported with more can still be saved unchanged.
     """
 
+    # Declared for its initial value: a field with a callable default would carry a
+    # hidden "initial-" copy, and a page posted back without it would count as changed.
+    time_zone = forms.CharField(
+        label=capfirst(Competition._meta.get_field("time_zone").verbose_name),
+        max_length=64,
+        initial=Competition._meta.get_field("time_zone").get_default,
+        help_text=Competition._meta.get_field("time_zone").help_text,
+    )
     tiebreaks = OrderedChoicesField(
         label=capfirst(Competition._meta.get_field("tiebreaks").verbose_name),
         # A new competition starts with the model's tie-breaks (docs/interchange.md's).
@@ -381,7 +390,7 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
     filter_horizontal = ["directors"]
     inlines = [EntryInline]
     fieldsets = [
-        (None, {"fields": ["name", "slug", "season", "kind"]}),
+        (None, {"fields": ["name", "slug", "season", "kind", "time_zone"]}),
         (
             _("Game rules"),
             {

@@ -83,7 +83,7 @@ class MatchdayAdmin(AdminInputMixin, ResultGuardAdmin):
         "on the director's pages first.",
         "count",
     )
-    list_display = ["__str__", "competition", "number", "date", "match_count"]
+    list_display = ["__str__", "competition", "number", "date", "time", "match_count"]
     list_filter = ["competition"]
     list_select_related = ["competition"]
     search_fields = ["competition__name", "competition__slug"]

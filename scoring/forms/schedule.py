@@ -42,6 +42,16 @@ def _matchday_number() -> forms.IntegerField:
     )
 
 
+def _start_time(help_text: Any = "") -> forms.TimeField:
+    """A matchday's optional start time, in the competition's time zone (`Matchday.time`)."""
+    return forms.TimeField(
+        label=_("Start time"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=help_text or _("Optional: when play starts (needs the date)."),
+    )
+
+
 def _entry_choices(competition: Competition) -> forms.ModelChoiceField:
     return forms.ModelChoiceField(
         queryset=Entry.objects.filter(competition=competition).select_related(
@@ -63,6 +73,7 @@ class RoundRobinForm(forms.Form):
     days_between = forms.IntegerField(
         label=_("Days between matchdays"), min_value=1, max_value=366, initial=7
     )
+    time = _start_time(_("Optional: when play starts each matchday (needs the first date)."))
 
 
 class MatchdayAddForm(forms.Form):
@@ -72,6 +83,7 @@ class MatchdayAddForm(forms.Form):
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    time = _start_time()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -87,6 +99,7 @@ class SwissPairForm(forms.Form):
     date = forms.DateField(
         label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
+    time = _start_time()
     override_reason = forms.CharField(
         label=_("Pair anyway, because"),
         required=False,

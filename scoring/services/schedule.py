@@ -44,6 +44,13 @@ def _matchday_create(
     return Matchday.objects.create(competition=competition, number=number, date=date, **extra)
 
 
+def _time_check(date: datetime.date | None, time: datetime.time | None) -> None:
+    """A start time belongs to a date: refuse one without. Raises RuleViolation
+    `matchday_time_without_date`."""
+    if time is not None and date is None:
+        raise RuleViolation("matchday_time_without_date")
+
+
 def match_with_games_create(
     competition: Competition,
     matchday: Matchday,
@@ -175,17 +182,20 @@ def schedule_round_robin_create(
     double: bool | None = None,
     start: datetime.date | None = None,
     days_between: int = 7,
+    time: datetime.time | None = None,
 ) -> list[Matchday]:
     """The whole season's round robin in one go: matchdays, matches, tables and byes.
 
     Berger tables over the entries in name order; `double` (default: the competition's
     format) adds the return cycle with home and away swapped. An odd number of entries
     gives one bye per matchday. Pairs competitions get their games too; club matches get
-    theirs when the lineups are set. Dates start at `start`, `days_between` days apart.
+    theirs when the lineups are set. Dates start at `start`, `days_between` days apart;
+    every matchday starts at `time` (None: no start time; needs `start`).
 
     Raises RuleViolation: `competition_unknown`, `schedule_exists` (matchdays already
     there: edit them instead), `schedule_too_few_entries`, `schedule_duplicate_entry`.
     """
+    _time_check(start, time)
     competition = competition_locked(competition_id)
     if competition.matchdays.exists():
         raise RuleViolation("schedule_exists")
@@ -201,7 +211,7 @@ def schedule_round_robin_create(
             byes=[pairing.bye.pk] if pairing.bye is not None else [],
         )
         date = start + datetime.timedelta(days=days_between * (number - 1)) if start else None
-        matchday = _matchday_create(competition, number, date)
+        matchday = _matchday_create(competition, number, date, time=time)
         for table, (home, away) in enumerate(pairing.pairs, start=1):
             match_with_games_create(competition, matchday, home, away, table=table)
         if pairing.bye is not None:
@@ -236,6 +246,7 @@ def swiss_matchday_pair(
     number: int,
     override_reason: str = "",
     date: datetime.date | None = None,
+    time: datetime.time | None = None,
 ) -> Matchday:
     """Pair the next matchday of a Swiss tournament from the standings as they are now.
 
@@ -250,8 +261,10 @@ def swiss_matchday_pair(
     Raises RuleViolation: `competition_unknown`, `not_swiss`, `matchday_already_paired`
     (param number), `matchday_number_changed` (params number, next),
     `previous_matchday_unfinished` (params number, open), `swiss_too_few_entrants`,
-    `swiss_no_bye_possible`, and `places_check`'s codes.
+    `swiss_no_bye_possible`, `matchday_time_without_date` (a `time` needs a `date`), and
+    `places_check`'s codes.
     """
+    _time_check(date, time)
     competition = competition_locked(competition_id)
     _swiss_number_check(competition, number)
     last = competition.matchdays.order_by("-number").first()
@@ -266,7 +279,11 @@ def swiss_matchday_pair(
         byes=[pairing.bye] if pairing.bye is not None else [],
     )
     matchday = _matchday_create(
-        competition, (last.number + 1) if last else 1, date, override_reason=override_reason
+        competition,
+        (last.number + 1) if last else 1,
+        date,
+        override_reason=override_reason,
+        time=time,
     )
     _swiss_matches_create(competition, matchday, pairing, by_id)
     _swiss_bye_create(matchday, pairing, by_id)
@@ -402,21 +419,27 @@ def _swiss_bye_create(
 
 @transaction.atomic
 def matchday_create(
-    *, competition_id: int, number: int, date: datetime.date | None = None
+    *,
+    competition_id: int,
+    number: int,
+    date: datetime.date | None = None,
+    time: datetime.time | None = None,
 ) -> Matchday:
-    """Add matchday `number`, empty, for pairings made by hand (`match_create`).
+    """Add matchday `number`, empty, for pairings made by hand (`match_create`), on `date`
+    from `time` (its start, in the competition's time zone; None: none) if given.
 
     `number` (required) is the next matchday as the director's form showed it: the same
     form sent twice (a double click) finds it added and adds nothing.
 
     Raises RuleViolation: `competition_unknown`, `matchday_already_added` (param number),
-    `matchday_number_changed` (params number, next).
+    `matchday_number_changed` (params number, next), `matchday_time_without_date`.
     """
+    _time_check(date, time)
     competition = competition_locked(competition_id)
     if competition.matchdays.filter(number=number).exists():
         raise RuleViolation("matchday_already_added", number=number)
     _next_matchday_number(competition, number)
-    return _matchday_create(competition, number, date)
+    return _matchday_create(competition, number, date, time=time)
 
 
 @transaction.atomic

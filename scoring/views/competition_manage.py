@@ -167,6 +167,7 @@ def _generate(request: HtmxHttpRequest, competition: Competition) -> HttpRespons
                 competition_id=competition.pk,
                 start=form.cleaned_data["start"],
                 days_between=form.cleaned_data["days_between"],
+                time=form.cleaned_data["time"],
             )
         except RuleViolation as exc:
             if exc.code == "schedule_exists":
@@ -194,6 +195,7 @@ def _pair(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
                 number=form.cleaned_data["number"],
                 override_reason=form.cleaned_data["override_reason"],
                 date=form.cleaned_data["date"],
+                time=form.cleaned_data["time"],
             )
         except RuleViolation as exc:
             if exc.code in ALREADY_DONE:
@@ -220,6 +222,7 @@ def _matchday_add(request: HtmxHttpRequest, competition: Competition) -> HttpRes
                 competition_id=competition.pk,
                 number=form.cleaned_data["number"],
                 date=form.cleaned_data["date"],
+                time=form.cleaned_data["time"],
             )
         except RuleViolation as exc:
             if exc.code in ALREADY_DONE:

@@ -15,7 +15,7 @@ from scoring.rules import PointsScheme, RuleSet
 from tournaments.models.clubs import Club, Team, key_start_constraint
 from troefclub.fields import NameField
 from troefclub.history import HistoricalRecords
-from troefclub.validators import validate_key_start, validate_key_visible
+from troefclub.validators import validate_key_start, validate_key_visible, validate_time_zone
 
 # The one source of a new competition's settings: the rule options default to the engine's
 # standard rule set and points scheme (RULES.md), the tie-breaks to docs/interchange.md's;
@@ -26,6 +26,11 @@ STANDARD_RULES = RuleSet()
 STANDARD_POINTS = PointsScheme()
 
 TIEBREAKS_DEFAULT = ("points", "saldo", "points_for", "head_to_head")
+
+
+def time_zone_default() -> str:
+    """The time zone of a new competition: the site's (`settings.TIME_ZONE`)."""
+    return str(settings.TIME_ZONE)
 
 
 def tiebreaks_default() -> list[str]:
@@ -63,6 +68,16 @@ class Competition(models.Model):
         max_length=20,
         blank=True,
         help_text=_("E.g. 2026-2027; season rankings and squads go by it. May stay empty."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=time_zone_default,
+        validators=[validate_time_zone],
+        help_text=_(
+            "Where the matchdays are played, as an IANA name (e.g. America/Paramaribo, "
+            "Europe/Amsterdam): their start times are in it (the calendar feeds)."
+        ),
     )
     kind = models.CharField(
         _("kind"),

@@ -29,6 +29,15 @@ class Matchday(models.Model):
     date = models.DateField(
         _("date"), null=True, blank=True, help_text=_("The evening it is played; may stay empty.")
     )
+    time = models.TimeField(
+        _("start time"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When play starts, in the competition's time zone; may stay empty (the calendar "
+            "then shows the whole day)."
+        ),
+    )
     override_reason = models.TextField(
         _("why it was paired before the previous matchday finished"),
         blank=True,
