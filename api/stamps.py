@@ -99,6 +99,12 @@ def names() -> dict[str, QuerySet[Any]]:
     }
 
 
+def names_version() -> str:
+    """`names()` read (one query) as a version's part: for the stamps that hold no names of
+    their own (standings, rankings, ratings: their stored rows name entries by id)."""
+    return ":".join(str(value) for value in stamp_values(names()).values())
+
+
 def _as_datetime(value: Any) -> datetime | None:
     """A time as the database cursor gives it (PostgreSQL: an aware datetime; SQLite: the
     stored text, UTC) as an aware datetime; None for anything else."""

@@ -36,6 +36,7 @@ from api.serializers.tables import (
     TableErrorSerializer,
     entry_data,
 )
+from api.stamps import names_version
 from rankings import selectors as ranking_selectors
 from rankings.models import RatingsLock
 from rankings.season_read import (
@@ -182,7 +183,7 @@ class CompetitionStandings(ConditionalMixin, generics.GenericAPIView):
         standings_catch_up(competition=competition)  # no broker: as the page does
         computed, stale = competition.standings_computed_at, competition.standings_stale_since
         return Stamp(
-            version=f"standings:{competition.pk}:{_when(computed)}:{_when(stale)}",
+            version=f"standings:{competition.pk}:{_when(computed)}:{_when(stale)}:{names_version()}",
             modified=_latest(computed, stale),
         )
 
@@ -250,7 +251,7 @@ class SeasonRanking(ConditionalMixin, generics.GenericAPIView):
         computed = state.computed_at if state else None
         stale = state.stale_since if state else None
         return Stamp(
-            version=f"season:{season}:{_when(computed)}:{_when(stale)}",
+            version=f"season:{season}:{_when(computed)}:{_when(stale)}:{names_version()}",
             modified=_latest(computed, stale),
         )
 
@@ -317,7 +318,10 @@ class RatingList(ConditionalMixin, generics.GenericAPIView):
         self.lock = lock.first() or (None, None)
         refreshed, queued = self.lock
         return Stamp(
-            version=f"ratings:{settings.RATING_MIN_GAMES}:{_when(refreshed)}:{_when(queued)}",
+            version=(
+                f"ratings:{settings.RATING_MIN_GAMES}:{_when(refreshed)}:{_when(queued)}"
+                f":{names_version()}"
+            ),
             modified=_latest(refreshed, queued),
         )
 

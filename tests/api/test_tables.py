@@ -25,7 +25,7 @@ from scoring.models import Standing
 from scoring.services.standings import standings_rebuild
 from tests.factories import ClubFactory, PlayerFactory
 from tests.paths import SAMPLE, STCB
-from tournaments.models import Competition, Deduction
+from tournaments.models import Competition, Deduction, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -237,6 +237,26 @@ def test_unchanged_standings_are_a_304_and_a_refresh_gives_a_new_etag(
     Competition.objects.filter(pk=evening.pk).update(standings_stale_since=timezone.now())
     behind = client.get(url, headers={"if-none-match": refreshed["ETag"]})
     assert behind.status_code == 200 and behind.json()["stale"] is True
+
+
+@pytest.mark.parametrize("table", ["standings", "season", "ratings"])
+def test_a_renamed_koppel_changes_the_tables_etag(
+    client: Client, evening: Competition, table: str
+) -> None:
+    """The stored rows name entries by id: a rename shows a new name with no refresh, so
+    the stamp holds the newest change of any name (`api.stamps.names_version`)."""
+    url = {
+        "standings": standings_url(evening),
+        "season": season_url(evening.season),
+        "ratings": reverse("api:rating-list"),
+    }[table]
+    before = client.get(url)
+    assert before.status_code == 200
+    team = Team.objects.filter(entries__competition=evening).first()
+    team.name = "Hernoemd koppel"
+    team.save()
+    after = client.get(url, headers={"if-none-match": before["ETag"]})
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
 
 
 # ----------------------------------------------------------------------- season rankings

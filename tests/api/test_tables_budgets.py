@@ -29,10 +29,12 @@ from rankings.season_refresh import season_rankings_refresh
 from tests.rankings.test_season_queries import SEASON, first_club, grow
 from tests.test_query_budgets import LARGE, SMALL, Built, build
 
-STANDINGS_BUDGET = 10
-SEASON_BUDGET = 4
-RATINGS_BUDGET = 4
-UNCHANGED_BUDGET = 1
+# Each holds one query for the stamp's names (`api.stamps.names_version`): the stored
+# rows name entries by id, so a rename is only seen there.
+STANDINGS_BUDGET = 11
+SEASON_BUDGET = 5
+RATINGS_BUDGET = 5
+UNCHANGED_BUDGET = 2
 
 
 @pytest.fixture(autouse=True)
