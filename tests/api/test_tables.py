@@ -253,6 +253,7 @@ def test_a_renamed_koppel_changes_the_tables_etag(
     before = client.get(url)
     assert before.status_code == 200
     team = Team.objects.filter(entries__competition=evening).first()
+    assert team is not None
     team.name = "Hernoemd koppel"
     team.save()
     after = client.get(url, headers={"if-none-match": before["ETag"]})
