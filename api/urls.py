@@ -7,12 +7,13 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities
+from api.views import docs, entities
 
 app_name = "api"
 
 v1 = [
     path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
+    *docs.urlpatterns,
     *entities.urlpatterns,
 ]
 

@@ -62,6 +62,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
+    path("accounts/api-tokens/", include("api.pages")),  # the user's API tokens (issue 21)
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "api/", include("api.urls")
