@@ -392,6 +392,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Every operation's error answers (401, 404, 429, …) in the schema: `api.schema`.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.error_responses",
+    ],
 }
 
 # CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins

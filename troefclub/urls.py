@@ -71,3 +71,8 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
 ]
+
+# The error answers: the site's pages, JSON under /api/ (api.handlers).
+handler400 = "api.handlers.bad_request"
+handler404 = "api.handlers.page_not_found"
+handler500 = "api.handlers.server_error"
