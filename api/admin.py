@@ -60,7 +60,7 @@ class ApiTokenAdmin(AdminInputMixin, admin.ModelAdmin):
     actions = [revoke_tokens]
     autocomplete_fields = ["user"]
 
-    def get_fields(self, request: HttpRequest, obj: ApiToken | None = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: ApiToken | None = None) -> Any:
         if obj is None:
             return ["user", "name"]  # the rest is made by api_token_create
         return ["user", "name", "prefix", "created_at", "last_used_at", "revoked_at"]

@@ -8,10 +8,11 @@ history does not keep it either. Only its digest is stored (`api.services`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -27,9 +28,14 @@ from troefclub.bidi import isolated_text
 from troefclub.rule_messages import rule_message
 
 
+def _own_tokens(request: HttpRequest) -> QuerySet[ApiToken]:
+    """The logged-in user's tokens (the views are `login_required`)."""
+    return ApiToken.objects.filter(user_id=cast(int, request.user.pk))
+
+
 def _page(request: HttpRequest, form: ApiTokenCreateForm, **extra: Any) -> HttpResponse:
     context = {
-        "tokens": ApiToken.objects.filter(user=request.user).order_by("-created_at", "-id"),
+        "tokens": _own_tokens(request).order_by("-created_at", "-id"),
         "form": form,
         **extra,
     }
@@ -64,7 +70,7 @@ def api_token_revoke_page(request: HttpRequest) -> HttpResponse:
     form = ApiTokenRevokeForm(request.POST)
     token = None
     if form.is_valid():
-        token = ApiToken.objects.filter(user=request.user, pk=form.cleaned_data["token"]).first()
+        token = _own_tokens(request).filter(pk=form.cleaned_data["token"]).first()
     if token is None:
         messages.error(request, rule_message(RuleViolation("api_token_unknown")))
         return redirect("api_tokens")
