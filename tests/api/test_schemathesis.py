@@ -166,30 +166,32 @@ def test_every_operation_of_the_schema_with_positive_and_negative_data(live_serv
     assert operations, "the schema has no operation"
 
     examples = examples_per_run(len(operations))
-    session = requests.Session()  # one connection, not one a request
-    failures: list[str] = []
-    sent: dict[str, int] = {}
-    for operation in operations:
-        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            label = f"{operation.label} [{mode.value}]"
-            try:
-                sent[label] = _run(
-                    operation,
-                    mode,
-                    examples=examples,
-                    session=session,
-                    base_url=live_server.url,
-                    real=real,
-                    headers=headers,
-                )
-            except Unsatisfiable:
-                # Nothing of it can be negated (a path of one free string, no query, no
-                # body): schemathesis finds no negative data. Not so for positive data.
-                if mode is GenerationMode.POSITIVE:
-                    raise
-                sent[label] = 0
-            except Exception as exc:  # noqa: BLE001 - every operation's failure, not the first
-                failures.append(f"{label}:\n{exc}")
+    # One connection, not one a request; closed at the end, so that the live server's
+    # thread serving it lets go of its database connection.
+    with requests.Session() as session:
+        failures: list[str] = []
+        sent: dict[str, int] = {}
+        for operation in operations:
+            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+                label = f"{operation.label} [{mode.value}]"
+                try:
+                    sent[label] = _run(
+                        operation,
+                        mode,
+                        examples=examples,
+                        session=session,
+                        base_url=live_server.url,
+                        real=real,
+                        headers=headers,
+                    )
+                except Unsatisfiable:
+                    # Nothing of it can be negated (a path of one free string, no query, no
+                    # body): schemathesis finds no negative data. Not so for positive data.
+                    if mode is GenerationMode.POSITIVE:
+                        raise
+                    sent[label] = 0
+                except Exception as exc:  # noqa: BLE001 - every operation's failure, not the first
+                    failures.append(f"{label}:\n{exc}")
 
     assert not failures, f"{len(failures)} operation runs failed:\n\n" + "\n\n".join(failures)
     positive = [label for label in sent if label.endswith("[positive]")]
