@@ -70,6 +70,11 @@ class ApiTokenAdmin(AdminInputMixin, admin.ModelAdmin):
             return []
         return ["user", "prefix", "created_at", "last_used_at", "revoked_at"]
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # A token acts as its user: making one for somebody else is setting their password,
+        # which only a superuser may (README "Who may do what").
+        return bool(request.user.is_superuser) and super().has_add_permission(request)
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # revoke instead: the row says who had the token
 

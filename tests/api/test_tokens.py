@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission
 from django.db import connection
 from django.urls import reverse
 
@@ -220,6 +221,18 @@ def test_an_unchanged_admin_save_writes_nothing(client):
     assert saved.status_code == 302
     assert snapshot(token) == before
     assert not LogEntry.objects.exists()
+
+
+def test_only_a_superuser_makes_a_token_for_somebody_else(client):
+    staff = UserFactory.create(is_staff=True)
+    staff.user_permissions.add(*Permission.objects.filter(codename__endswith="apitoken"))
+    client.force_login(staff)
+    boss = UserFactory.create(is_staff=True, is_superuser=True)
+
+    answer = client.post(admin_url(ApiToken, "add"), {"user": boss.pk, "name": "mine now"})
+
+    assert answer.status_code == 403
+    assert not ApiToken.objects.exists()
 
 
 def test_the_admin_deletes_no_token(client):
