@@ -17,12 +17,14 @@ is in the language of the request's Accept-Language (LocaleMiddleware), made by 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -117,6 +119,19 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "code": _first_code(detail),
             "message": _("The request is not valid: see “fields”."),
             "fields": _jsonable(detail if isinstance(detail, dict) else {"non_field": detail}),
+        }
+    elif isinstance(exc, exceptions.Throttled):
+        # DRF's own words ("Request was throttled…") are not in every language we speak.
+        seconds = max(1, math.ceil(exc.wait or 1))
+        body = {
+            "code": "throttled",
+            "message": ngettext(
+                "Too many requests: try again in %(seconds)d second.",
+                "Too many requests: try again in %(seconds)d seconds.",
+                seconds,
+            )
+            % {"seconds": seconds},
+            "params": {"retry_after": seconds},
         }
     else:
         body = {"code": _first_code(detail), "message": str(detail)}

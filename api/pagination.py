@@ -5,21 +5,28 @@ has a higher id than every row sent, so it comes on a later page; no row is skip
 sent twice (a page number or an offset would shift under new rows). Ranked tables
 (standings, rankings) are not in id order: they page with the table's "as of" stamp in
 the cursor (`api.views.tables`).
+
+A `cursor` the list did not give (edited, cut short, from another list) is malformed
+input: 400 with ``fields.cursor``, not DRF's 404 (the list exists) nor a 500 (a position
+that is no id reached the database).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.exceptions import NotFound
+from django.utils.translation import gettext_lazy as _
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 
 # A page holds at most this many rows, whatever `page_size` asks.
 MAX_PAGE_SIZE = 200
 
-# The highest id the database holds (a bigint): a cursor beyond it is forged.
-ID_MAX = 2**63 - 1
+# The largest id a database key holds (a signed 64-bit integer).
+MAX_ID = 2**63 - 1
+
+INVALID_CURSOR = _("This cursor is not one this list gave: start again from the first page.")
 
 
 class IdCursorPagination(CursorPagination):
@@ -28,17 +35,27 @@ class IdCursorPagination(CursorPagination):
     ordering = "id"
     page_size_query_param = "page_size"
     max_page_size = MAX_PAGE_SIZE
+    invalid_cursor_message = INVALID_CURSOR
 
-    def decode_cursor(self, request: Request) -> Any:
-        """DRF's cursor, refused (404 "Invalid cursor") when its position is not an id: a
-        forged cursor's text would reach the database as an id (a 500)."""
-        cursor: Cursor | None = super().decode_cursor(request)
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        """The cursor of the request, None without one. Raises ValidationError (400) for
+        one this list can't have given."""
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise ValidationError({self.cursor_query_param: [INVALID_CURSOR]}) from None
         position = None if cursor is None else cursor.position
-        if position is not None and not (
-            position.isascii()
-            and position.isdigit()
-            and len(position) <= 19
-            and int(position) <= ID_MAX
-        ):
-            raise NotFound(self.invalid_cursor_message)
+        if position is not None and self._by_id() and not _id_like(position):
+            raise ValidationError({self.cursor_query_param: [INVALID_CURSOR]})
         return cursor
+
+    def _by_id(self) -> bool:
+        ordering: Any = self.ordering
+        first = ordering if isinstance(ordering, str) else ordering[0]
+        return first.lstrip("-") in ("id", "pk")
+
+
+def _id_like(position: str) -> bool:
+    """Whether `position` is a number a key can hold (what an id cursor holds)."""
+    text = position.strip()
+    return text.isascii() and text.lstrip("-").isdigit() and abs(int(text)) <= MAX_ID

@@ -10,12 +10,25 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.models import ApiToken
 
 
-class TokenRateThrottle(SimpleRateThrottle):
+class SettingsRateThrottle(SimpleRateThrottle):
+    """A throttle whose rate is read from the settings when it is made, per request.
+
+    DRF's `SimpleRateThrottle` keeps the rates the settings had when it was imported (a
+    class attribute), so a changed REST_FRAMEWORK (`override_settings` in a test) would
+    not reach it.
+    """
+
+    def get_rate(self) -> str | None:
+        return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+
+
+class TokenRateThrottle(SettingsRateThrottle):
     """One budget per personal API token or table link; requests without one pass here
     (the address budget counts them)."""
 
@@ -29,7 +42,7 @@ class TokenRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": f"{kind}:{auth.pk}"}
 
 
-class AddressRateThrottle(SimpleRateThrottle):
+class AddressRateThrottle(SettingsRateThrottle):
     """One budget per client address (REMOTE_ADDR, or X-Forwarded-For behind the
     API_NUM_PROXIES proxies), whoever sends."""
 

@@ -7,7 +7,16 @@ A later, incompatible version would be a `v2/` beside it, v1 kept while clients 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
-from api.views import entities, feeds, games, tables, writes_games, writes_matches, writes_rounds
+from api.views import (
+    docs,
+    entities,
+    feeds,
+    games,
+    tables,
+    writes_games,
+    writes_matches,
+    writes_rounds,
+)
 
 app_name = "api"
 
@@ -18,6 +27,7 @@ v1 = [
     *writes_rounds.urlpatterns,
     *writes_games.urlpatterns,
     *writes_matches.urlpatterns,
+    *docs.urlpatterns,
     *entities.urlpatterns,
     *games.urlpatterns,
     *tables.urlpatterns,

@@ -2,7 +2,9 @@
 
 A table link's token is the secret that lets a phone score a game; gunicorn's access log
 would print it with every request of that phone. This logger writes "/t/…" instead, as
-`troefclub.logs.TableTokenHidden` does for Django's own request log.
+`troefclub.logs.TableTokenHidden` does for Django's own request log; a personal API token
+in an address becomes "tc_…", and the Authorization and Cookie headers (an access log
+format may name any request header) are never written.
 """
 
 from __future__ import annotations
@@ -11,7 +13,16 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from troefclub.logs import table_path_hidden
+from troefclub.logs import secrets_hidden
+
+# The request headers that carry secrets (the API's tokens, the session), as gunicorn's
+# header atoms (`{authorization}i`) and environ atoms (`{http_authorization}e`) name them.
+SECRET_HEADERS = {
+    "{authorization}i",
+    "{cookie}i",
+    "{http_authorization}e",
+    "{http_cookie}e",
+}
 
 
 class TokenHidingLogger(Logger):
@@ -19,7 +30,12 @@ class TokenHidingLogger(Logger):
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         values = super().atoms(resp, req, environ, request_time)
-        return {
-            key: table_path_hidden(value) if isinstance(value, str) and "/t/" in value else value
-            for key, value in values.items()
-        }
+        return {key: _hidden(key, value) for key, value in values.items()}
+
+
+def _hidden(key: str, value: Any) -> Any:
+    if key.lower() in SECRET_HEADERS:
+        return "…"
+    if isinstance(value, str) and ("/t/" in value or "tc_" in value):
+        return secrets_hidden(value)
+    return value

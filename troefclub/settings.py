@@ -401,6 +401,11 @@ SPECTACULAR_SETTINGS = {
         "MatchStateEnum": "api.serializers.games.MATCH_STATES",
         "SideEnum": "api.serializers.games.SIDES",
     },
+    # Every operation's error answers (401, 404, 429, …) in the schema: `api.schema`.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.error_responses",
+    ],
 }
 
 # CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins

@@ -62,6 +62,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("accounts/", include(account_urls)),
+    path("accounts/api-tokens/", include("api.pages")),  # the user's API tokens (issue 21)
     path("i18n/", include("django.conf.urls.i18n")),
     path(
         "api/", include("api.urls")
@@ -70,3 +71,8 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
 ]
+
+# The error answers: the site's pages, JSON under /api/ (api.handlers).
+handler400 = "api.handlers.bad_request"
+handler404 = "api.handlers.page_not_found"
+handler500 = "api.handlers.server_error"
