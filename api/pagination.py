@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import ErrorDetail, NotFound, ValidationError
 from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 
@@ -27,6 +27,12 @@ MAX_PAGE_SIZE = 200
 MAX_ID = 2**63 - 1
 
 INVALID_CURSOR = _("This cursor is not one this list gave: start again from the first page.")
+
+
+def invalid_cursor(param: str = "cursor") -> ValidationError:
+    """The 400 of a cursor no list of ours gave (cut, edited, made up), for the id-paged
+    lists and the ranked tables alike: code `invalid_cursor`, ``fields.cursor``."""
+    return ValidationError({param: [ErrorDetail(str(INVALID_CURSOR), code="invalid_cursor")]})
 
 
 class IdCursorPagination(CursorPagination):
@@ -43,10 +49,10 @@ class IdCursorPagination(CursorPagination):
         try:
             cursor = super().decode_cursor(request)
         except NotFound:
-            raise ValidationError({self.cursor_query_param: [INVALID_CURSOR]}) from None
+            raise invalid_cursor(self.cursor_query_param) from None
         position = None if cursor is None else cursor.position
         if position is not None and self._by_id() and not _id_like(position):
-            raise ValidationError({self.cursor_query_param: [INVALID_CURSOR]})
+            raise invalid_cursor(self.cursor_query_param)
         return cursor
 
     def _by_id(self) -> bool:

@@ -9,8 +9,8 @@ page answers 409 `ranking_changed` with a link to the new table's first page, an
 reader starts again, knowingly.
 
 The cursor is signed (`django.core.signing`): opaque, and one that was cut or made up is
-a 404 `invalid_cursor` (as DRF's own cursor paging of the other lists answers it), never a
-500 nor another table's rows.
+a 400 `invalid_cursor` (`api.pagination.invalid_cursor`, as the id-paged lists answer it),
+never a 500 nor another table's rows.
 """
 
 from __future__ import annotations
@@ -27,17 +27,11 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from api.errors import Conflict
-from api.pagination import MAX_PAGE_SIZE
+from api.pagination import MAX_PAGE_SIZE, invalid_cursor
 
 # Rows a page unless `page_size` says otherwise: as the pages (50 rows).
 RANKED_PAGE_SIZE = 50
 CURSOR_SALT = "api.ranked.cursor"
-
-
-class InvalidCursor(exceptions.NotFound):
-    """404: a `cursor` this server did not make (cut, edited, made up): no such page."""
-
-    default_code = "invalid_cursor"
 
 
 class RankingChanged(Conflict):
@@ -95,15 +89,15 @@ def query_valid(serializer_class: type[serializers.Serializer], request: Request
 
 
 def _offset_of(cursor: str, version: str, first: str) -> int:
-    """The offset a `cursor` points at, if made for `version`; raises InvalidCursor or
-    RankingChanged."""
+    """The offset a `cursor` points at, if made for `version`; raises the 400 of
+    `invalid_cursor` or RankingChanged."""
     try:
         made = signing.loads(cursor, salt=CURSOR_SALT)
         made_for, offset = str(made["v"]), int(made["o"])
     except (signing.BadSignature, KeyError, TypeError, ValueError) as exc:
-        raise InvalidCursor(_("The cursor is not valid: use the “next” link as given.")) from exc
+        raise invalid_cursor() from exc
     if offset < 0:
-        raise InvalidCursor(_("The cursor is not valid: use the “next” link as given."))
+        raise invalid_cursor()
     if made_for != version:
         raise RankingChanged(version=version, first=first)
     return offset
@@ -120,7 +114,7 @@ def ranked_page(
     """The page of `rows` (in the table's order, a queryset read a page at a time) that
     the request's `cursor` and `page_size` ask for, the table being at `version`.
 
-    Raises ValidationError (400) for a `page_size` out of range, InvalidCursor (404) for
+    Raises ValidationError (400) for a `page_size` out of range, a 400 `invalid_cursor` for
     a cursor not made here, RankingChanged (409) for a cursor of another version.
     """
     params = query_valid(PagingParams, request)

@@ -187,13 +187,14 @@ def test_a_next_page_after_a_refresh_is_a_409_with_the_new_first_page(
     assert again["results"] == api_get(client, standings_url(evening))["results"][:2]
 
 
-def test_a_cursor_not_made_here_is_a_404(client: Client, evening: Competition) -> None:
+def test_a_cursor_not_made_here_is_a_400(client: Client, evening: Competition) -> None:
     first = api_get(client, standings_url(evening, page_size=2))
     signed = first["next"].split("cursor=")[1].split("&")[0]
     for cursor in ("nonsense", signed[:-3] + "abc", "0"):
         response = client.get(standings_url(evening, page_size=2, cursor=cursor))
-        assert response.status_code == 404
+        assert response.status_code == 400
         assert response.json()["code"] == "invalid_cursor"
+        assert list(response.json()["fields"]) == ["cursor"]
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,7 @@ QUEUE_OF = {
     "rankings.tasks.ratings_refresh": "ratings",
     "rankings.tasks.season_rankings_refresh": "ratings",
     "rankings.tasks.season_rankings_refresh_stale": "ratings",
+    "api.tasks.idempotency_records_purge": "standings",  # a DELETE a day
 }
 
 
@@ -83,6 +84,7 @@ def test_beat_sends_the_sweep_and_the_ratings_run_to_their_queues():
         for entry in settings.CELERY_BEAT_SCHEDULE.values()
     }
     assert sent == {
+        "api.tasks.idempotency_records_purge": "standings",
         "scoring.tasks.standings_refresh_stale": "standings",
         "rankings.tasks.ratings_refresh": "ratings",
         "rankings.tasks.season_rankings_refresh_stale": "ratings",
