@@ -167,7 +167,7 @@ urlpatterns = [
     path("matches/<int:match_id>/totals/", MatchTotals.as_view(), name="match-totals"),
     path("matches/<int:match_id>/forfeit/", MatchForfeit.as_view(), name="match-forfeit"),
     path(
-        "competitions/<slug:slug>/matchdays/pair/",
+        "competitions/<str:slug>/matchdays/pair/",
         MatchdayPair.as_view(),
         name="matchday-pair",
     ),
