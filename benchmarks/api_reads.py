@@ -1,5 +1,7 @@
-"""The API's ranked tables and calendar feeds (issue 21), timed as the pages are
-(`measures.page_runs`: the test client, server time a request, queries, bytes).
+"""The API's reads (issue 21), timed as the pages are (`measures.page_runs`: the test
+client, server time a request, queries, bytes): the ranked tables, the calendar feeds, and
+the clubs, players, koppels, competitions, matchdays, fixtures, matches, games and game
+lists.
 
 Each table is measured beside its page at the same size (the floor: the page reads the
 same stored rows, 50 a page); the next page, the unchanged poll (304) and the feeds beside
@@ -13,11 +15,13 @@ import itertools
 import time
 from typing import Any
 
+from django.db.models import Count
 from django.test import Client
 from django.urls import reverse
 
 from benchmarks.measures import Runs, counting, page_runs
-from tournaments.models import Competition
+from scoring.models import Game
+from tournaments.models import Club, Competition
 
 # Addresses of the documentation range (RFC 5737): one a measured row.
 _addresses = (f"192.0.2.{n % 250 + 1}" for n in itertools.count())
@@ -79,6 +83,7 @@ def api_runs(competition: Competition, *, repeat: int) -> dict[str, dict[str, An
         "API competition fixtures feed": {"url": feed, "page": None},
         "API koppel fixtures feed": {"url": koppel_feed, "page": None},
     }
+    rows.update(_entity_rows(competition))
     for row in rows.values():
         row["runs"] = api_get_runs(row["url"], repeat=repeat, headers=row.get("headers"))
         row["floor"] = page_runs(row["page"], repeat=repeat) if row["page"] else None
@@ -89,3 +94,58 @@ def api_runs(competition: Competition, *, repeat: int) -> dict[str, dict[str, An
         body = _client().get(rows[name]["url"]).content
         rows[name]["note"] += f"; {body.count(b'BEGIN:VEVENT')} events"
     return rows
+
+
+def _entity_rows(competition: Competition) -> dict[str, dict[str, Any]]:
+    """The rows of the entity and game reads, beside their pages where they have one."""
+    slug = competition.slug
+    game = (
+        Game.objects.filter(match__matchday__competition=competition)
+        .select_related("match__matchday", "team_a__player_1")
+        .order_by("-match__matchday__number", "match__table", "pk")
+        .first()
+    )
+    assert game is not None, "the generated competition has games"
+    match, matchday = game.match, game.match.matchday
+    koppel = game.team_a
+    player = koppel.player_1
+    # The club with the most players; the generated league has none (its players are
+    # clubless), and then the club rows are left out.
+    club = Club.objects.annotate(size=Count("players")).order_by("-size", "pk").first()
+    number = {"slug": slug, "number": matchday.number}
+    api = {
+        "API clubs": (reverse("api:club-list"), None),
+        "API players": (reverse("api:player-list"), None),
+        "API koppels": (reverse("api:koppel-list"), None),
+        "API competitions": (reverse("api:competition-list"), None),
+        "API competition": (reverse("api:competition-detail", kwargs={"slug": slug}), None),
+        "API matchdays": (reverse("api:matchday-list", kwargs={"slug": slug}), None),
+        "API matchday": (reverse("api:matchday-detail", kwargs=number), None),
+        "API fixtures of a matchday": (
+            reverse("api:fixture-list", kwargs=number),
+            reverse("matchday_detail", kwargs=number),
+        ),
+        "API match": (
+            reverse("api:match-detail", kwargs={"match_id": match.pk}),
+            reverse("match_detail", kwargs={"slug": slug, "match_id": match.pk}),
+        ),
+        "API game": (
+            reverse("api:game-detail", kwargs={"game_id": game.pk}),
+            reverse("game_detail", kwargs={"slug": slug, "game_id": game.pk}),
+        ),
+        "API player's games": (
+            reverse("api:player-games", kwargs={"key": player.key}),
+            reverse("player_detail", kwargs={"key": player.key}),
+        ),
+        "API koppel's games": (
+            reverse("api:koppel-games", kwargs={"key": koppel.key}),
+            reverse("koppel_detail", kwargs={"key": koppel.key}),
+        ),
+        "API seasons": (reverse("api:season-list"), None),
+    }
+    if club is not None:
+        api["API club's games"] = (
+            reverse("api:club-games", kwargs={"key": club.key}),
+            reverse("club_detail", kwargs={"key": club.key}),
+        )
+    return {name: {"url": url, "page": page} for name, (url, page) in api.items()}

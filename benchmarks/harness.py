@@ -97,6 +97,32 @@ TARGETS: dict[str, tuple[str, Callable[[dict[str, Any]], bool | None]]] = {
     # with the league (the ratio says how much); a koppel's has its 15 at every size.
     "API competition fixtures feed": ("— (ratio: against the smallest size)", lambda r: None),
     "API koppel fixtures feed": ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2)),
+    # Issue 21: the entity and game reads. Beside their page where one shows the same
+    # (the floor); the rest are a page of at most 50 rows or one thing, so flat.
+    **{
+        name: ("≤ 1.5× its page", lambda r: _at_most(r["ratio"], 1.5))
+        for name in (
+            "API fixtures of a matchday",
+            "API match",
+            "API game",
+            "API player's games",
+            "API koppel's games",
+            "API club's games",
+        )
+    },
+    **{
+        name: ("≤ 2× the smallest size", lambda r: _at_most(r["ratio"], 2))
+        for name in (
+            "API clubs",
+            "API players",
+            "API koppels",
+            "API competitions",
+            "API competition",
+            "API matchdays",
+            "API matchday",
+            "API seasons",
+        )
+    },
     "Swiss pairing, slowest round": ("< 1 s every round", lambda r: r["median_s"] < 1),
 }
 ROW_NAMES = tuple(TARGETS)
