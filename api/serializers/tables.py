@@ -17,29 +17,13 @@ from rest_framework import serializers
 from rankings.models import PlayerRating, SeasonRankingLine
 from scoring.models import Standing
 from scoring.rules.seasons import SeasonBy
+from scoring.tables import StandingTable
 from tournaments.models import Competition, Entry
 
 # -------------------------------------------------------------------- query parameters
 
 # The standings page's sortable columns (`scoring.tables.StandingTable`), by their names.
-STANDING_SORTS = (
-    "rank",
-    "entry",
-    "played",
-    "won",
-    "drawn",
-    "lost",
-    "points",
-    "points_for",
-    "points_against",
-    "saldo",
-    "kaps",
-    "baunies",
-    "buchholz",
-    "head_to_head",
-    "byes",
-    "deducted",
-)
+STANDING_SORTS: tuple[str, ...] = tuple(StandingTable._meta.fields)
 # The season page's sortable columns (`rankings.tables.SeasonTable`).
 SEASON_SORTS = (
     "rank",
@@ -245,25 +229,7 @@ class StandingSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Standing
-        fields = [
-            "rank",
-            "entry",
-            "played",
-            "won",
-            "drawn",
-            "lost",
-            "points",
-            "points_for",
-            "points_against",
-            "saldo",
-            "kaps",
-            "baunies",
-            "buchholz",
-            "head_to_head",
-            "byes",
-            "deducted",
-            "computed_at",
-        ]
+        fields = [*STANDING_SORTS, "computed_at"]
 
     @extend_schema_field(EntrySerializer)
     def get_entry(self, row: Standing) -> dict[str, Any] | None:
