@@ -10,6 +10,8 @@ they are the site's pages, as Django's default handlers render them (templates/4
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -20,7 +22,17 @@ def _api(request: HttpRequest) -> bool:
 
 
 def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """400: what was sent can't be read (a NUL character, a malformed request)."""
+    """400: what was sent can't be read (a NUL character, a malformed request); 413 for a
+    body over DATA_UPLOAD_MAX_MEMORY_SIZE (Django refuses it as a 400)."""
+    if _api(request) and isinstance(exception, RequestDataTooBig):
+        return JsonResponse(
+            {
+                "code": "body_too_large",
+                "message": _("The request body is larger than %(limit)s bytes.")
+                % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+            },
+            status=413,
+        )
     if _api(request):
         return JsonResponse(
             {

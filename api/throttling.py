@@ -44,9 +44,14 @@ class TokenRateThrottle(SettingsRateThrottle):
 
 class AddressRateThrottle(SettingsRateThrottle):
     """One budget per client address (REMOTE_ADDR, or X-Forwarded-For behind the
-    API_NUM_PROXIES proxies), whoever sends."""
+    API_NUM_PROXIES proxies) for the requests without a token. A request with a personal
+    token or a table link counts against that token's budget only: at a club, the readers
+    polling on the hall's Wi-Fi share one address with the scorer app and the table
+    phones, and must never use up their budget."""
 
     scope = "address"
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.auth is not None:
+            return None
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -4,7 +4,11 @@ Each module of `api/views/` lists its own `urlpatterns`; they are joined here un
 A later, incompatible version would be a `v2/` beside it, v1 kept while clients move.
 """
 
+from typing import Any
+
+from django.http import HttpRequest
 from django.urls import include, path
+from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
 
 from api.views import (
@@ -20,8 +24,20 @@ from api.views import (
 
 app_name = "api"
 
+
+class SchemaView(SpectacularAPIView):
+    """The OpenAPI schema, always in English: a program's contract, whose titles and
+    descriptions do not change with the reader's Accept-Language (the answers' messages
+    do). Rendered inside the override: its texts are lazy until then."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        with translation.override("en"):
+            response = super().dispatch(request, *args, **kwargs)
+            return response.render()
+
+
 v1 = [
-    path("schema/", SpectacularAPIView.as_view(api_version="1"), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     # The writes first: their fixed words (`matchdays/pair/`) would otherwise be taken for
     # a read's key (the reads take any segment and answer 404 for an unknown one).
     *writes_rounds.urlpatterns,

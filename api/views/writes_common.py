@@ -16,7 +16,6 @@ from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -56,30 +55,6 @@ _MISSING_PLACES = {
     "round_missing": "round",
     "key_missing": HEADER,
 }
-
-
-def _surrogates_replaced(value: Any) -> Any:
-    if isinstance(value, str):
-        return (
-            value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-            if any("\ud800" <= char <= "\udfff" for char in value)
-            else value
-        )
-    if isinstance(value, list):
-        return [_surrogates_replaced(item) for item in value]
-    if isinstance(value, dict):
-        return {_surrogates_replaced(k): _surrogates_replaced(v) for k, v in value.items()}
-    return value
-
-
-class BodyParser(JSONParser):
-    """JSON, with each lone surrogate (JSON can spell one, "\\ud800"; no text holds one)
-    replaced by U+FFFD, as Django decodes a page's form post: the page's form then sees
-    what it would see from a browser, and no answer echoes a character UTF-8 can't say
-    (the renderer's 500)."""
-
-    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
-        return _surrogates_replaced(super().parse(stream, media_type, parser_context))
 
 
 class TokenRequired(BasePermission):
@@ -296,7 +271,6 @@ class WriteView(APIView):
     """
 
     permission_classes = [TokenRequired]
-    parser_classes = [BodyParser]
     request_serializer: type[Serializer] = Serializer
     # The API's field names that the page's form calls otherwise.
     form_names: Mapping[str, str] = {"version": "seen"}
