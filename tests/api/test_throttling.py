@@ -1,7 +1,8 @@
 """Throttling of the API (issue 21): a budget per token (personal or table link) and one
 per client address for the requests without a token; over it, 429 with Retry-After and
-the message in the reader's language. The rates come from settings.REST_FRAMEWORK (API_THROTTLE_TOKEN,
-API_THROTTLE_ADDRESS); the counters live in the cache, which each test starts empty."""
+the message in the reader's language. The rates come from settings.REST_FRAMEWORK
+(API_THROTTLE_TOKEN, API_THROTTLE_ADDRESS); the counters live in the cache, which each
+test starts empty."""
 
 from __future__ import annotations
 
