@@ -15,6 +15,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -47,6 +48,21 @@ CHANGED_CODES = frozenset(
         "matchday_already_paired",
     }
 )
+
+# The words of a form's "this was not sent from its page" errors (`scoring.forms.seen`)
+# for an API client: the page's ask to reload the page means nothing to a program.
+_MISSING_WORDS = {
+    "seen_missing": gettext_lazy(
+        "Send `version`: the version of what you change, as your last read or answer gave it."
+    ),
+    "number_missing": gettext_lazy(
+        "Send `number`: the number of the round you add, a whole number from 1."
+    ),
+    "round_missing": gettext_lazy(
+        "Send `round_id`: the id of the round, as the game's read gives it."
+    ),
+    "key_missing": gettext_lazy("Send an Idempotency-Key header: a new UUID for each write."),
+}
 
 # Where a form's "this was not sent from its page" error points, in the API's words.
 _MISSING_PLACES = {
@@ -155,7 +171,9 @@ def form_refusal(form: forms.Form, names: Mapping[str, str]) -> FormRefused:
             field = field or names.get(name, name)
             if field == NON_FIELD_ERRORS:
                 field = "non_field"
-            fields.setdefault(field, []).extend(str(message) for message in error.messages)
+            words = _MISSING_WORDS.get(code) if name == NON_FIELD_ERRORS else None
+            messages = [str(words)] if words is not None else [str(m) for m in error.messages]
+            fields.setdefault(field, []).extend(messages)
             if first is None:
                 first = (field, error)
     assert first is not None, "an invalid form has an error"
@@ -163,7 +181,7 @@ def form_refusal(form: forms.Form, names: Mapping[str, str]) -> FormRefused:
     return FormRefused(
         {
             "code": error.code or "invalid",
-            "message": str(error.messages[0]),
+            "message": fields[field][0],
             "params": {},
             "place": {} if field == "non_field" else {"field": field},
             "fields": fields,

@@ -69,3 +69,17 @@ def test_the_schema_is_english_whatever_the_reader_asks(client: Client, db: None
     assert english.status_code == dutch.status_code == 200
     assert english.content == dutch.content
     assert '"1 (1)"' not in english.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Send `version`"), ("nl", "Stuur `version`")]
+)
+def test_a_missing_version_is_said_in_the_apis_words_not_the_pages(
+    client: Client, game: Game, language: str, words: str
+) -> None:
+    response = _send(client, game, b"{}", language=language)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["code"] == "seen_missing"
+    assert answer["message"].startswith(words) and answer["place"] == {"field": "version"}
+    assert "pagina" not in answer["message"] and "page" not in answer["message"]
