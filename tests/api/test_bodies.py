@@ -29,18 +29,19 @@ def _send(client: Client, game: Game, body: bytes, *, language: str = "en") -> A
     )
 
 
-@pytest.mark.parametrize(
-    ("body", "why"),
-    [
-        (b"[" * 5000 + b"]" * 5000, "arrays nested 5,000 deep"),
-        (b'{"a":' * 5000 + b"1" + b"}" * 5000, "objects nested 5,000 deep"),
-        (b"[" * 500 + b"]" * 500, "arrays nested 500 deep (a 500 before)"),
-        (b"not json", "no JSON"),
-        (b'{"version": NaN}', "NaN"),
-        (b'{"version": "\xff"}', "not UTF-8"),
-        (b"", "empty"),
-    ],
-)
+_BODIES = [
+    (b"[" * 5000 + b"]" * 5000, "arrays nested 5,000 deep"),
+    (b'{"a":' * 5000 + b"1" + b"}" * 5000, "objects nested 5,000 deep"),
+    (b"[" * 500 + b"]" * 500, "arrays nested 500 deep (a 500 before)"),
+    (b"not json", "no JSON"),
+    (b'{"version": NaN}', "NaN"),
+    (b'{"version": "\xff"}', "not UTF-8"),
+    (b"", "empty"),
+]
+
+
+# The ids name each body (a body nested 5,000 deep is no test name).
+@pytest.mark.parametrize(("body", "why"), _BODIES, ids=[why for _body, why in _BODIES])
 def test_a_body_that_cant_be_read_is_a_400_in_the_readers_language(
     client: Client, game: Game, body: bytes, why: str
 ) -> None:
