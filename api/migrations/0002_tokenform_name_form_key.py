@@ -2,8 +2,9 @@
 a token keeps the one-time key of the form that made it (`form_key`: that form sent again
 makes no second token). No rows to clean: the api app is new in this issue (0001)."""
 
-import troefclub.fields
 from django.db import migrations, models
+
+import troefclub.fields
 
 
 class Migration(migrations.Migration):
