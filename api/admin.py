@@ -3,7 +3,9 @@ keyed writes.
 
 A token is made here through `api_token_create`, as on the user's page: the admin picks
 the user and the name, and the token itself is shown once, in the answer to the "add"
-form (never in a redirect, a cookie or the session). Its digest is never shown. Tokens are
+form (never in a redirect, a cookie or the session). The "add" form carries a one-time key
+(`api.forms.ApiTokenAddForm`): sent again (F5 on that answer), it makes no second token
+and goes back to the list with a warning. Its digest is never shown. Tokens are
 revoked through `api_token_revoke` (the action "Revoke"), never deleted: a revoked token
 stays to show who had it.
 """
@@ -14,12 +16,14 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from api.forms import ApiTokenAddForm
 from api.models import ApiToken, IdempotencyRecord
 from api.services import api_token_create, api_token_revoke
 from scoring.rules import RuleViolation
@@ -62,13 +66,33 @@ class ApiTokenAdmin(AdminInputMixin, admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: ApiToken | None = None) -> Any:
         if obj is None:
-            return ["user", "name"]  # the rest is made by api_token_create
+            return ["user", "name", "key"]  # the rest is made by api_token_create
         return ["user", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: ApiToken | None = None) -> list[str]:
         if obj is None:
             return []
         return ["user", "prefix", "created_at", "last_used_at", "revoked_at"]
+
+    def get_form(
+        self, request: HttpRequest, obj: ApiToken | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is None:
+            kwargs["form"] = ApiTokenAddForm  # with its one-time key
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except RuleViolation as exc:
+            # From `save_model` (the transaction of the page is rolled back: nothing made):
+            # the form was sent already. To the list, where the token made then is revoked.
+            self.message_user(request, rule_message(exc), messages.WARNING)
+            return HttpResponseRedirect(
+                reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist")
+            )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # A token acts as its user: making one for somebody else is setting their password,
@@ -82,7 +106,9 @@ class ApiTokenAdmin(AdminInputMixin, admin.ModelAdmin):
         if change:
             super().save_model(request, obj, form, change)  # a new name; unchanged: no write
             return
-        token, plain = api_token_create(user=obj.user, name=obj.name)
+        token, plain = api_token_create(
+            user=obj.user, name=obj.name, form_key=form.cleaned_data["key"]
+        )
         # The admin goes on with `obj` (its log entry, the answer): make it the row made.
         for field in ApiToken._meta.concrete_fields:
             setattr(obj, field.attname, getattr(token, field.attname))

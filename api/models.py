@@ -7,6 +7,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from troefclub.fields import NameField
+
 
 class ApiToken(models.Model):
     """A user's personal API token: a program writes as that user with it.
@@ -15,6 +17,8 @@ class ApiToken(models.Model):
     characters, `api.services.api_token_create`) is shown once, when it is made. `prefix`
     (its first 11 characters) tells a user's tokens apart on their page and in the admin.
     A revoked token (`revoked_at`) opens nothing; it is kept so the admin shows who had it.
+    `form_key` is the one-time key of the page's or the admin's form that made it (None for
+    one made otherwise): the form sent again (F5) makes no second token.
     """
 
     user = models.ForeignKey(
@@ -23,7 +27,9 @@ class ApiToken(models.Model):
         related_name="api_tokens",
         verbose_name=_("user"),
     )
-    name = models.CharField(
+    # A NameField, as a player's name: stored without bidi controls on every path (the
+    # page, the admin's add and change forms, the service), so it never shows reversed.
+    name = NameField(
         _("name"),
         max_length=100,
         help_text=_("What the token is for, e.g. “federation website”."),
@@ -33,6 +39,11 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
     revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+    # The one-time key of the form that made it (a UUID made when the form was shown; as
+    # a round's `client_key`): the same form sent again finds this row and makes nothing.
+    form_key = models.UUIDField(
+        _("made by form"), null=True, blank=True, unique=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("API token")

@@ -4,6 +4,11 @@ tokens, a form to make one, and a button to revoke each.
 A new token is shown once, in the answer to the form that made it: never in a URL, a
 redirect or the session, and the answer is not cached (`no-store`), so the browser's
 history does not keep it either. Only its digest is stored (`api.services`).
+
+The form carries a one-time key, made when it is shown (`api.forms.ApiTokenCreateForm`),
+stored with the token it made (`ApiToken.form_key`): F5 on the answer sends the same form
+again, which makes nothing and goes back to the page (a redirect: the next F5 is a GET)
+with a warning that the token made then was shown once.
 """
 
 from __future__ import annotations
@@ -48,15 +53,21 @@ def _page(request: HttpRequest, form: ApiTokenCreateForm, **extra: Any) -> HttpR
 @require_http_methods(["GET", "HEAD", "POST"])
 def api_tokens(request: HttpRequest) -> HttpResponse:
     """GET: the user's tokens and the form. POST: make a token (`api_token_create`) and show
-    it, once, in this answer."""
+    it, once, in this answer; the same form sent again makes nothing (a warning, and a
+    redirect to the page)."""
     if request.method != "POST":
         return _page(request, ApiTokenCreateForm())
     form = ApiTokenCreateForm(request.POST)
     if not form.is_valid():
         return _page(request, form)
     try:
-        token, plain = api_token_create(user=request.user, name=form.cleaned_data["name"])
+        token, plain = api_token_create(
+            user=request.user, name=form.cleaned_data["name"], form_key=form.cleaned_data["key"]
+        )
     except RuleViolation as exc:
+        if exc.code == "api_token_sent_already":
+            messages.warning(request, rule_message(exc))
+            return redirect("api_tokens")
         form.add_error("name", rule_message(exc))
         return _page(request, form)
     return _page(request, ApiTokenCreateForm(), created=token, plain=plain)

@@ -52,6 +52,15 @@ def _messages() -> dict[str, str]:
         "rule_set_invalid": _("The rule set is not possible: check “%(field)s”."),
         "api_token_name_required": _("Give the API token a name: what it is for."),
         "api_token_unknown": _("There is no such API token of yours."),
+        "api_token_sent_already": _(
+            "This form was sent already: the API token made then was shown once, in the "
+            "answer to it. If it was not copied, revoke it and make a new one."
+        ),
+        # A text no form lets through (troefclub.validators), refused by a service too.
+        "text_control_char": _("Remove the invisible control character %(char)s from the text."),
+        "text_surrogate": _(
+            "The text is not valid Unicode (a lone surrogate, %(char)s): type it again."
+        ),
         "seat_invalid": _("Seat %(seat)s does not exist; seats are 1 to 4."),
         "kap_partner_not_allowed": _(
             "This competition does not allow a kap called by the partner."

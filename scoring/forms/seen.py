@@ -26,7 +26,7 @@ def seen_field() -> forms.CharField:
     return forms.CharField(required=False, max_length=TOKEN_MAX_LENGTH, widget=forms.HiddenInput)
 
 
-def require_seen(form: forms.Form, name: str = "seen", message: Any = SEEN_MISSING) -> None:
+def require_seen(form: forms.BaseForm, name: str = "seen", message: Any = SEEN_MISSING) -> None:
     """In `clean()`: a missing (or mangled) hidden token is an error of the whole form."""
     if form.has_error(name) or not form.cleaned_data.get(name):
         form.errors.pop(name, None)

@@ -4,6 +4,7 @@ stored hashed, shown once; a revoked token or one of an inactive user opens noth
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 import pytest
@@ -26,6 +27,11 @@ TOKEN = re.compile(r"tc_[A-Za-z0-9_-]{43}")
 
 def _api_get(client: Any, token: str) -> Any:
     return client.get("/api/v1/clubs/", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def _sent(**fields: Any) -> dict[str, Any]:
+    """A form's fields as its page sends them: with the form's one-time key."""
+    return {**fields, "key": str(uuid.uuid4())}
 
 
 def _every_stored_text() -> str:
@@ -57,7 +63,7 @@ def test_a_token_made_on_the_page_is_shown_once_and_stored_hashed(client):
     user = UserFactory.create()
     client.force_login(user)
 
-    made = client.post(PAGE, {"name": "federation website"})
+    made = client.post(PAGE, _sent(name="federation website"))
 
     assert made.status_code == 200  # the answer itself, no redirect with the token in it
     assert "no-store" in made["Cache-Control"]
@@ -91,7 +97,7 @@ def test_the_page_lists_only_the_users_own_tokens(client):
 def test_a_token_without_a_fitting_name_is_refused_with_the_reason(client, name):
     client.force_login(UserFactory.create())
 
-    answer = client.post(PAGE, {"name": name})
+    answer = client.post(PAGE, _sent(name=name))
 
     assert answer.status_code == 200
     assert answer.context["form"].errors["name"]
@@ -166,7 +172,7 @@ def test_the_admin_makes_a_token_through_the_service_and_shows_it_once(client):
     client.force_login(_league_admin())
     owner = UserFactory.create(username="federatie")
 
-    made = client.post(admin_url(ApiToken, "add"), {"user": owner.pk, "name": "website"})
+    made = client.post(admin_url(ApiToken, "add"), _sent(user=owner.pk, name="website"))
 
     assert made.status_code == 200
     assert "no-store" in made["Cache-Control"]
