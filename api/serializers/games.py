@@ -13,12 +13,14 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.serializers.entities import EntrySerializer, KoppelRefSerializer, PlayerRefSerializer
+from api.serializers.entities import EntrySerializer, KoppelRefSerializer
 from scoring.forfeit_words import forfeit_reason_text
 from scoring.models import Game
 from scoring.selectors.results import MatchScore
 from scoring.selectors.sheet import SheetRow
-from tournaments.models import Match, Matchday
+from scoring.services.games import game_seats_token
+from scoring.tokens import game_token, match_token
+from tournaments.models import Match, Matchday, Player, Team
 
 GAME_STATES = ["not_started", "in_play", "awaiting_confirmation", "confirmed", "finished"]
 MATCH_STATES = ["not_started", "in_play", "awaiting_confirmation", "finished"]
@@ -50,6 +52,12 @@ def game_state(game: Game, *, has_rounds: bool = False) -> str:
     if game.match.matchday.competition.confirmation_required:
         return "confirmed" if game.confirmed_at is not None else "awaiting_confirmation"
     return "finished"
+
+
+def side_shown(result: str, side: str) -> str | None:
+    """The side a round is about as the API shows it: null for a redeal, which scores for
+    neither koppel (it is stored with side "a" only because the column is required)."""
+    return None if result == "redeal" else side
 
 
 def match_state(score: MatchScore) -> str:
@@ -212,13 +220,39 @@ class GameSerializer(serializers.ModelSerializer):
         return game_state(game)
 
 
+class PlayerAtTableSerializer(serializers.ModelSerializer):
+    """A player at a game's table: `id` (what the writes take: `caller`, `seat_1`,
+    `seat_2`, `first_caller`), `key` and `name`."""
+
+    class Meta:
+        model = Player
+        fields = ["id", "key", "name"]
+
+
+class GameKoppelSerializer(serializers.Serializer):
+    """A koppel of a game: `key`, `name` (as the pages show it) and its two `players`
+    (player 1, player 2) with their ids, for the seats write before anyone is seated."""
+
+    key = serializers.CharField()
+    name = serializers.CharField(source="__str__")
+    players = serializers.SerializerMethodField()
+
+    @extend_schema_field(PlayerAtTableSerializer(many=True))
+    def get_players(self, koppel: Team) -> Any:
+        return PlayerAtTableSerializer([koppel.player_1, koppel.player_2], many=True).data
+
+
 class RoundSerializer(serializers.Serializer):
-    """One round (deal) of a game with the running score after it: its `number`, `result`
+    """One round (deal) of a game with the running score after it: its `id` (the
+    `round_id` of a correction, the `round` of an undo), `number`, `result`
     (gewone_winst, kap, kap_partner, baunie, baunie_mislukt, kap_te_vroeg, redeal), `side`
     (the koppel the result is about, "a" or "b"; null for a redeal, which is about
-    neither), the `caller` (null: not recorded), the `tricks` of A and B (null: not
-    counted), the game `points` it gave A and B, and the `running` score after it."""
+    neither: the writes answer so too), the `caller` with their id (null: not recorded),
+    the `tricks` of A and B (null: not counted), the game `points` it gave A and B, the
+    `running` score after it, and its `version` (what a correction sends as its
+    `version`)."""
 
+    id = serializers.IntegerField(source="round.pk")
     number = serializers.IntegerField(source="round.number")
     result = serializers.CharField(source="round.result")
     side = serializers.SerializerMethodField()
@@ -226,15 +260,18 @@ class RoundSerializer(serializers.Serializer):
     tricks = serializers.SerializerMethodField()
     points = serializers.SerializerMethodField()
     running = serializers.SerializerMethodField()
+    version = serializers.CharField(
+        source="round.token", help_text="This round's version: a correction sends it."
+    )
 
     @extend_schema_field(enum_schema(SIDES, nullable=True))
     def get_side(self, row: SheetRow) -> str | None:
-        return None if row.round.result == "redeal" else row.round.side
+        return side_shown(row.round.result, row.round.side)
 
-    @extend_schema_field(PlayerRefSerializer(allow_null=True))
+    @extend_schema_field(PlayerAtTableSerializer(allow_null=True))
     def get_caller(self, row: SheetRow) -> Any:
         caller = row.round.caller
-        return None if caller is None else PlayerRefSerializer(caller).data
+        return None if caller is None else PlayerAtTableSerializer(caller).data
 
     @extend_schema_field(SidesSerializer(allow_null=True))
     def get_tricks(self, row: SheetRow) -> dict[str, int] | None:
@@ -251,37 +288,67 @@ class RoundSerializer(serializers.Serializer):
 
 
 class GameDetailSerializer(GameSerializer):
-    """A game with its rounds: the fields of a game in a list, its `seats` (the four
-    players clockwise, seats 1 and 3 koppel A; null when not set), the `first_caller`'s
-    seat (1-4; null: unknown), the `totals` entered instead of rounds (null: none), the
-    `winner` ("a", "b"; null: none yet or a draw) and its `rounds` with the running score.
-    Needs `rows` (`scoring.selectors.sheet.game_sheet`) in the context."""
+    """A game with its rounds: the fields of a game in a list (its koppels with their
+    players' ids), its `seats` (the four players clockwise with their ids, seats 1 and 3
+    koppel A; null when not set), the `first_caller`'s seat (1-4; null: unknown) and
+    `first_caller_player`, the id of the player in that seat (what the seats write takes
+    as `first_caller`; null: unknown), the `totals` entered instead of rounds (null:
+    none), the `winner` ("a", "b"; null: none yet or a draw), its `rounds` with the
+    running score, and its versions: `version` (what the game's writes send as their
+    `version`: a round, an undo, totals, close, reopen, confirm, dispute) and
+    `seats_version` (what the seats write sends). Needs `rows`
+    (`scoring.selectors.sheet.game_sheet`, every round) in the context."""
 
+    koppel_a = GameKoppelSerializer(source="team_a", read_only=True)
+    koppel_b = GameKoppelSerializer(source="team_b", read_only=True)
     seats = serializers.SerializerMethodField()
+    first_caller_player = serializers.SerializerMethodField()
     totals = serializers.SerializerMethodField()
     winner = serializers.SerializerMethodField()
     rounds = serializers.SerializerMethodField()
+    version = serializers.SerializerMethodField()
+    seats_version = serializers.SerializerMethodField()
 
     class Meta(GameSerializer.Meta):
         fields = [
             *GameSerializer.Meta.fields,
             "seats",
             "first_caller",
+            "first_caller_player",
             "totals",
             "winner",
             "rounds",
+            "version",
+            "seats_version",
         ]
+
+    def _rounds(self) -> list[Any]:
+        # The rounds the sheet read already: the versions cost no query.
+        return [row.round for row in self.context["rows"]]
 
     @extend_schema_field(enum_schema(GAME_STATES))
     def get_state(self, game: Game) -> str:
         return game_state(game, has_rounds=bool(self.context["rows"]))
 
-    @extend_schema_field(PlayerRefSerializer(many=True, allow_null=True))
+    @extend_schema_field(PlayerAtTableSerializer(many=True, allow_null=True))
     def get_seats(self, game: Game) -> Any:
         if game.seat_1_id is None:
             return None
         seated = [game.seat_1, game.seat_2, game.seat_3, game.seat_4]
-        return PlayerRefSerializer(seated, many=True).data
+        return PlayerAtTableSerializer(seated, many=True).data
+
+    @extend_schema_field({"type": "integer", "nullable": True})
+    def get_first_caller_player(self, game: Game) -> int | None:
+        if not game.first_caller or game.seat_1_id is None:
+            return None
+        player: int | None = game.seats[game.first_caller - 1]
+        return player
+
+    def get_version(self, game: Game) -> str:
+        return game_token(game, self._rounds())
+
+    def get_seats_version(self, game: Game) -> str:
+        return game_seats_token(game, self._rounds())
 
     @extend_schema_field(SidesSerializer(allow_null=True))
     def get_totals(self, game: Game) -> dict[str, int] | None:
@@ -300,14 +367,21 @@ class GameDetailSerializer(GameSerializer):
 
 
 class MatchDetailSerializer(FixtureSerializer):
-    """A match with its games (by sitting and table): the fields of a fixture and its
-    `games` as a list of games. Needs `scores` and `game_rows` (its games) in the context."""
+    """A match with its games (by sitting and table): the fields of a fixture, its `games`
+    as a list of games and its `version` (what the match's writes send as their
+    `version`: reported totals, forfeit). Needs `scores` and `game_rows` (all its games)
+    in the context."""
 
     games = serializers.SerializerMethodField()
+    version = serializers.SerializerMethodField()
 
     class Meta(FixtureSerializer.Meta):
-        fields = [*FixtureSerializer.Meta.fields, "games"]
+        fields = [*FixtureSerializer.Meta.fields, "games", "version"]
 
     @extend_schema_field(GameSerializer(many=True))
     def get_games(self, match: Match) -> Any:
         return GameSerializer(self.context["game_rows"], many=True).data
+
+    def get_version(self, match: Match) -> str:
+        # The games read already: the version costs no query.
+        return match_token(match, [game.pk for game in self.context["game_rows"]])

@@ -169,7 +169,11 @@ class RoundStateSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
     result = serializers.ChoiceField(choices=RESULTS)
-    side = serializers.ChoiceField(choices=SIDES)
+    side = serializers.ChoiceField(
+        choices=SIDES,
+        allow_null=True,
+        help_text="The koppel the result is about; null for a redeal (as the game's read).",
+    )
     caller = serializers.IntegerField(allow_null=True)
     tricks_a = serializers.IntegerField(allow_null=True)
     tricks_b = serializers.IntegerField(allow_null=True)
@@ -203,6 +207,10 @@ class GameStateSerializer(serializers.Serializer):
     )
     first_caller = serializers.IntegerField(
         allow_null=True, help_text="The seat (1–4) that calls round 1."
+    )
+    first_caller_player = serializers.IntegerField(
+        allow_null=True,
+        help_text="The player id in that seat (what the seats write takes as `first_caller`).",
     )
     rounds = RoundStateSerializer(many=True)
     dispute = DisputeStateSerializer(allow_null=True)

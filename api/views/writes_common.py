@@ -25,6 +25,7 @@ from rest_framework.views import APIView
 
 from api.errors import Conflict, Unprocessable, violation_body
 from api.idempotency import HEADER, idempotency_key, keyed_write
+from api.serializers.games import side_shown
 from scoring.forms.sheet import seat_names
 from scoring.models import Game, GameLink
 from scoring.rules import RuleViolation
@@ -197,7 +198,7 @@ def round_state(rnd: Any) -> dict[str, Any]:
         "id": rnd.pk,
         "number": rnd.number,
         "result": rnd.result,
-        "side": rnd.side,
+        "side": side_shown(rnd.result, rnd.side),
         "caller": rnd.caller_id,
         "tricks_a": rnd.tricks_a,
         "tricks_b": rnd.tricks_b,
@@ -226,6 +227,7 @@ def game_state(game_id: int) -> dict[str, Any]:
         "confirmed": game.confirmed_at is not None,
         "seats": list(game.seats),
         "first_caller": game.first_caller,
+        "first_caller_player": game.seats[game.first_caller - 1] if game.first_caller else None,
         "rounds": [round_state(rnd) for rnd in rounds],
         "dispute": {"id": dispute.pk, "side": dispute.side, "comment": dispute.comment}
         if dispute is not None
