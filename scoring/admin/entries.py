@@ -11,6 +11,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.utils import NestedObjects
 from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import ValidationError
 from django.db import router
 from django.db.models import QuerySet
 from django.forms.formsets import DELETION_FIELD_NAME
@@ -54,7 +55,18 @@ class KnownLabelAutocomplete(AutocompleteSelect):
     def optgroups(self, name: str, value: Any, attr: Any = None) -> Any:
         selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
         if not selected or any(choice not in self.known for choice in selected):
-            return super().optgroups(name, value, attr)
+            try:
+                return super().optgroups(name, value, attr)
+            except (ValueError, ValidationError):
+                # A posted value that is no key ("abc" for an id: a forged or garbled
+                # post) selects nothing; Django's widget would query with it (a 500).
+                return [
+                    (
+                        None,
+                        [] if self.is_required else [self.create_option(name, "", "", False, 0)],
+                        0,
+                    )
+                ]
         options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
         for choice in selected[:1]:  # one value: a foreign key
             options.append(self.create_option(name, choice, self.known[choice], True, len(options)))
