@@ -172,6 +172,9 @@ def refusal_checked(client: Any, door: Door, body: dict[str, Any]) -> int:
     return 1
 
 
+# `heavy`: every hostile value in every field of every write (about 50 s on one worker);
+# `dev.py test --fast` keeps the form refusal tables above, CI runs this too.
+@pytest.mark.heavy
 def test_every_value_a_form_refuses_in_any_field_the_api_refuses_too(client):
     checked = 0
     for name, door in doors().items():
