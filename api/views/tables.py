@@ -46,7 +46,6 @@ from rankings.season_read import (
 )
 from rankings.season_refresh import season_rankings_catch_up
 from rankings.services import LOCK_PK
-from scoring.forfeit_words import forfeit_reason_text
 from scoring.rules.seasons import SeasonBy
 from scoring.selectors.results import competition_game_counts
 from scoring.selectors.standings import (
@@ -57,8 +56,8 @@ from scoring.selectors.standings import (
 from scoring.selectors.standings_inputs import Adjustment, competition_adjustments
 from scoring.services.standings import standings_catch_up
 from scoring.tables import StandingTable
-from tournaments.models import Competition, Entry, Match
-from tournaments.selectors import MATCH_ENTRY_JOINS
+from scoring.views.public import adjustment_lines
+from tournaments.models import Competition
 from troefclub.ordering import empties_last
 
 ERRORS = {
@@ -127,39 +126,25 @@ def _valid(serializer_class: type[Any], request: Request) -> dict[str, Any]:
 
 
 def adjustments_data(adjustments: list[Adjustment]) -> list[dict[str, Any]]:
-    """The standings' walk-overs and deductions as data, their entries and matches read in
-    two queries (none without any)."""
-    if not adjustments:
-        return []
-    entries = Entry.objects.select_related("team__player_1", "team__player_2", "club").in_bulk(
-        {adjustment.entry_id for adjustment in adjustments}
-    )
-    match_ids = {a.match_id for a in adjustments if a.match_id is not None}
-    matches = (
-        Match.objects.select_related("matchday", *MATCH_ENTRY_JOINS).in_bulk(match_ids)
-        if match_ids
-        else {}
-    )
-    lines = []
-    for adjustment in adjustments:
-        match = matches.get(adjustment.match_id) if adjustment.match_id else None
-        lines.append(
-            {
-                "kind": adjustment.kind,
-                "entry": entry_data(entries.get(adjustment.entry_id)),
-                "points": adjustment.points,
-                "reason": forfeit_reason_text(adjustment.reason),
-                "match": None
-                if match is None
-                else {
-                    "id": match.pk,
-                    "matchday": match.matchday.number,
-                    "home": entry_data(match.home),
-                    "away": entry_data(match.away),
-                },
-            }
-        )
-    return lines
+    """The standings' walk-overs and deductions as data: the page's `adjustment_lines`
+    (their entries and matches read in two queries, none without any), serialized."""
+    return [
+        {
+            "kind": line.kind,
+            "entry": entry_data(line.entry),
+            "points": line.points,
+            "reason": line.reason,
+            "match": None
+            if line.match is None
+            else {
+                "id": line.match.pk,
+                "matchday": line.match.matchday.number,
+                "home": entry_data(line.match.home),
+                "away": entry_data(line.match.away),
+            },
+        }
+        for line in adjustment_lines(adjustments)
+    ]
 
 
 class CompetitionStandings(ConditionalMixin, generics.GenericAPIView):
