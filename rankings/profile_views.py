@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from rankings import charts
 from rankings.formats import decimal
+from rankings.models import KoppelAlias, PlayerAlias
 from rankings.profiles import koppels
 from rankings.profiles.clubs import club_profile
 from rankings.profiles.history import CHART_RATING_POINTS
@@ -159,7 +160,11 @@ def results_chart(seasons: Sequence[Any]) -> SafeString:
 
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
-    player = get_object_or_404(Player.objects.select_related("club", "rating"), key=key)
+    player = Player.objects.select_related("club", "rating").filter(key=key).first()
+    if player is None:
+        # A player merged into another (issue 22): its old address leads there for good.
+        alias = get_object_or_404(PlayerAlias.objects.select_related("player"), key=key)
+        return redirect("player_detail", key=alias.player.key, permanent=True)
     profile = player_profile(player=player, page_number=request.GET.get("page"))
     context = {
         "player": player,
@@ -173,7 +178,11 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
 def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
     """The koppel page; `?vs=` (the head-to-head box) names another koppel: one found
     goes to the head-to-head page, several are offered, none is said."""
-    koppel = get_object_or_404(Team.objects.select_related("player_1", "player_2"), key=key)
+    koppel = Team.objects.select_related("player_1", "player_2").filter(key=key).first()
+    if koppel is None:
+        # A koppel merged into another with a player merge (issue 22): redirected for good.
+        alias = get_object_or_404(KoppelAlias.objects.select_related("team"), key=key)
+        return redirect("koppel_detail", key=alias.team.key, permanent=True)
     form = OpponentForm(request.GET if "vs" in request.GET else None)
     choices: list[Team] = []
     if form.is_bound and form.is_valid():
