@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -80,7 +81,9 @@ class PlayerMergeForm(forms.Form):
 
     def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["keep"].choices = [(str(p.pk), f"{p.name} ({p.key})") for p in players]
+        keep = self.fields["keep"]
+        assert isinstance(keep, forms.ChoiceField)
+        keep.choices = [(str(p.pk), f"{p.name} ({p.key})") for p in players]
 
 
 admin.site.unregister(Player)
@@ -134,6 +137,6 @@ class PlayerAdmin(ClubsPlayerAdmin):
             "opts": self.model._meta,
             "players": players,
             "form": form,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/rankings/player_merge.html", context)

@@ -5,9 +5,10 @@ kept one in one transaction: the game seats and round callers (and their audit h
 rows), the koppels (a koppel of the dropped player becomes one of the kept player; when
 the kept player already has a koppel with the same partner and the dropped one has no
 scheduled entry, the two become one: its games and entries move to the kept player's
-koppel, it is deleted and its key redirects, `KoppelAlias`; a koppel with a scheduled entry
-stays a koppel of its own, `_koppels_move`), the squad memberships, the keys that led to the dropped player
-(`PlayerAlias`, so chains end at the kept player), then the dropped player is deleted and
+koppel, it is deleted and its key redirects, `KoppelAlias`; a koppel with a scheduled
+entry stays a koppel of its own, `_koppels_move`), the squad memberships, the keys that
+led to the dropped player (`PlayerAlias`, so chains end at the kept player), then the
+dropped player is deleted and
 its key is stored as a `PlayerAlias`: its profile URL redirects (301) and an import file
 naming it gets the kept player (`player_key_resolve`). The ratings (its rating changes go
 with it) and the season rankings of every season it played in are refreshed after the

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -23,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from rankings import charts
+from rankings.alltime import club_all_time, koppel_all_time, player_all_time
 from rankings.formats import decimal
 from rankings.models import KoppelAlias, PlayerAlias
 from rankings.profiles import koppels
@@ -170,6 +172,8 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
         "player": player,
         "profile": profile,
         "history": profile.history,
+        # Read when the page shows it (not for the history's htmx partial): issue 22.
+        "all_time": partial(player_all_time, player=player),
         "rating_chart": rating_chart(profile.rating_points),
     }
     return render_page(request, "rankings/player_detail.html", context, partial="history")
@@ -197,6 +201,7 @@ def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
         "koppel": koppel,
         "profile": profile,
         "history": profile.history,
+        "all_time": partial(koppel_all_time, koppel=koppel),
         "form": form,
         "choices": choices,
         "evenings_chart": evenings_chart(profile.evenings),
@@ -236,6 +241,7 @@ def club_detail(request: HttpRequest, key: str) -> HttpResponse:
         "club": club,
         "profile": profile,
         "history": profile.history,
+        "all_time": partial(club_all_time, club=club),
         "results_chart": results_chart(profile.seasons),
     }
     return render_page(request, "rankings/club_detail.html", context, partial="history")
