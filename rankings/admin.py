@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rankings.merge import PlayerMergeRefused, player_merge
-from rankings.models import PlayerRating, Season
+from rankings.models import PlayerAlias, PlayerRating, Season
 from rankings.season_refresh import season_rankings_refresh_on_commit
 from tournaments.admin.clubs import PlayerAdmin as ClubsPlayerAdmin
 from tournaments.models import Player
@@ -140,3 +140,23 @@ class PlayerAdmin(ClubsPlayerAdmin):
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/rankings/player_merge.html", context)
+
+
+@admin.register(PlayerAlias)
+class PlayerAliasAdmin(AdminInputMixin, admin.ModelAdmin):
+    """The record of the merges (`rankings.merge.player_merge`): which old key leads to
+    which player, who merged it when. Written by the merge only: to look at."""
+
+    list_display = ["key", "name", "player", "merged_at", "merged_by"]
+    list_select_related = ["player", "merged_by"]
+    search_fields = ["key", "name", "player__name", "player__key"]
+    readonly_fields = list_display
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -261,3 +261,35 @@ def test_an_import_naming_both_the_old_and_the_new_key_is_refused(db):
     player_merge(keep_id=keep.pk, drop_id=PlayerFactory.create(key="anna").pk, by=None)
     with pytest.raises(InterchangeError, match="“anna” was merged into “bert”"):
         competition_import(data=document())
+
+
+def test_the_merges_are_listed_in_the_admin(scene, admin_client):
+    player_merge(keep_id=scene.keep.pk, drop_id=scene.dup.pk, by=None)
+    page = admin_client.get(reverse("admin:rankings_playeralias_changelist"), {"q": "anna"})
+    assert page.status_code == 200
+    assert "anna-2" in page.content.decode()
+    assert admin_client.get(reverse("admin:rankings_playeralias_add")).status_code == 403
+
+
+def test_a_club_match_koppel_becomes_its_twin_with_its_games(db, client):
+    from tests.builders import club_competition, kaps, koppels_of
+    from tournaments.models import Match
+
+    competition = club_competition(2)
+    kampoe, toppers = competition.entries.order_by("pk")
+    ours = koppels_of(kampoe)[0]
+    dup, partner = ours.player_1, ours.player_2
+    keep = PlayerFactory.create(club=dup.club)
+    twin = TeamFactory.create(key="k-twin", player_1=keep, player_2=partner)
+    day = MatchdayFactory.create(competition=competition, number=1)
+    match = Match.objects.create(matchday=day, home=kampoe, away=toppers, table=1)
+    game = Game.objects.create(match=match, team_a=ours, team_b=koppels_of(toppers)[0])
+    kaps(game, 4, side="a")
+
+    moved = player_merge(keep_id=keep.pk, drop_id=dup.pk, by=None)
+
+    assert moved.koppels_merged == 1
+    assert Game.objects.get(pk=game.pk).team_a_id == twin.pk
+    assert not Game.history.filter(team_a_id=ours.pk).exists()
+    assert not Team.objects.filter(pk=ours.pk).exists()
+    assert client.get(reverse("koppel_detail", kwargs={"key": ours.key})).status_code == 301
