@@ -150,7 +150,7 @@ class PlayerAliasAdmin(AdminInputMixin, admin.ModelAdmin):
     list_display = ["key", "name", "player", "merged_at", "merged_by"]
     list_select_related = ["player", "merged_by"]
     search_fields = ["key", "name", "player__name", "player__key"]
-    readonly_fields = list_display
+    readonly_fields = ["key", "name", "player", "merged_at", "merged_by"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
