@@ -7,16 +7,16 @@ the kept player already has a koppel with the same partner and the dropped one h
 scheduled entry, the two become one: its games and entries move to the kept player's
 koppel, it is deleted and its key redirects, `KoppelAlias`; a koppel with a scheduled
 entry stays a koppel of its own, `_koppels_move`), the squad memberships, the keys that
-led to the dropped player (`PlayerAlias`, so chains end at the kept player), then the
-dropped player is deleted and
-its key is stored as a `PlayerAlias`: its profile URL redirects (301) and an import file
-naming it gets the kept player (`player_key_resolve`). The ratings (its rating changes go
+led to the dropped player (`PlayerAlias`, so chains end at the kept player); then the
+dropped player is deleted and its key stored as a `PlayerAlias` (with who merged, when):
+its profile URL redirects (301) and an import file naming it gets the kept player
+(`players_merged`, read by `interchange.importer`). The ratings (its rating changes go
 with it) and the season rankings of every season it played in are refreshed after the
 commit (`ratings_refresh_on_commit`, `season_rankings_refresh_on_commit`): the refresh
 replays from the first game whose players changed, the numbers a rebuild gives.
 
 Refused (`PlayerMergeRefused`, a translated message naming the place), nothing written:
-- the two sat at the same game (garpr #58's cousin: a merge that can't be true);
+- the two sat at the same game (named: competition, matchday, table, sitting);
 - they played on the same matchday in two games (one person plays one game at a time);
 - they form a koppel together (it would be a koppel of one player);
 - two koppels that would become one are both entered (unscheduled) in one competition;
