@@ -41,6 +41,30 @@ from tournaments.models import Entry, Player, SquadMember, Team
 
 SEATS = ("seat_1", "seat_2", "seat_3", "seat_4")
 
+# Every column that points at a player or a koppel, as the merge handles it: a model that
+# adds one must be handled here too (tests/rankings/test_player_merge.py checks the list
+# against the models, so a new one can't be forgotten).
+HANDLED = frozenset(
+    {
+        *(("scoring.Game", seat) for seat in SEATS),
+        *(("scoring.HistoricalGame", seat) for seat in SEATS),
+        ("scoring.Game", "team_a"),
+        ("scoring.Game", "team_b"),
+        ("scoring.HistoricalGame", "team_a"),
+        ("scoring.HistoricalGame", "team_b"),
+        ("scoring.Round", "caller"),
+        ("scoring.HistoricalRound", "caller"),
+        ("tournaments.Team", "player_1"),
+        ("tournaments.Team", "player_2"),
+        ("tournaments.Entry", "team"),
+        ("tournaments.SquadMember", "player"),
+        ("rankings.RatingChange", "player"),  # deleted with the player, rated again
+        ("rankings.PlayerRating", "player"),  # idem
+        ("rankings.PlayerAlias", "player"),
+        ("rankings.KoppelAlias", "team"),
+    }
+)
+
 
 class PlayerMergeRefused(Exception):
     """A merge the data forbids; `message` is translated and names the place."""

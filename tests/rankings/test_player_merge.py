@@ -293,3 +293,17 @@ def test_a_club_match_koppel_becomes_its_twin_with_its_games(db, client):
     assert not Game.history.filter(team_a_id=ours.pk).exists()
     assert not Team.objects.filter(pk=ours.pk).exists()
     assert client.get(reverse("koppel_detail", kwargs={"key": ours.key})).status_code == 301
+
+
+def test_every_column_pointing_at_a_player_or_koppel_is_handled_by_the_merge():
+    from django.apps import apps
+
+    from rankings.merge import HANDLED
+
+    pointing = {
+        (model._meta.label, field.name)
+        for model in apps.get_models()
+        for field in model._meta.concrete_fields
+        if field.is_relation and field.related_model in (Player, Team)
+    }
+    assert pointing == HANDLED
