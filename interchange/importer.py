@@ -29,6 +29,7 @@ from interchange.errors import InterchangeError
 from interchange.exporter import competition_export
 from interchange.load import results_load, rows_create
 from interchange.parse import document_check
+from rankings.merge import players_merged
 from rankings.season_refresh import season_rankings_refresh_on_commit
 from rankings.services import ratings_refresh_on_commit
 from scoring.models import Game, Round, Standing
@@ -69,6 +70,16 @@ def _check_existing(doc: _Document) -> tuple[dict[str, Club], dict[str, Player],
     """
     clubs = {club.key: club for club in Club.objects.filter(key__in=list(doc.clubs))}
     players = {player.key: player for player in Player.objects.filter(key__in=list(doc.players))}
+    # A key merged into another player's (issue 22, `rankings.merge`) is that player.
+    merged = players_merged(keys=[key for key in doc.players if key not in players])
+    for old, player in merged.items():
+        if player.key in doc.players:
+            raise InterchangeError(
+                f"players[{old}]",
+                _("player “%(old)s” was merged into “%(key)s”, which this file names too")
+                % {"old": old, "key": player.key},
+            )
+    players.update(merged)
     teams = {
         team.key: team
         for team in Team.objects.filter(key__in=list(doc.teams)).select_related(
@@ -77,7 +88,7 @@ def _check_existing(doc: _Document) -> tuple[dict[str, Club], dict[str, Player],
     }
     for key, team in teams.items():
         stored_players = {team.player_1.key, team.player_2.key}
-        if stored_players != set(doc.teams[key][:2]):
+        if stored_players != {players[p].key if p in players else p for p in doc.teams[key][:2]}:
             raise InterchangeError(
                 f"teams[{key}]",
                 _("koppel “%(key)s” is registered as %(stored)s, not %(given)s as this file says")

@@ -13,6 +13,7 @@ them equal to a rebuild from scratch.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -20,7 +21,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Game
-from tournaments.models import Club, Player
+from tournaments.models import Club, Player, Team
 
 # More evenings than any season has: a typo, not a setting.
 BEST_EVENINGS_MAX = 60
@@ -283,3 +284,64 @@ class SeasonRankingLine(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.name}"
+
+
+class PlayerAlias(models.Model):
+    """The key of a player merged into another (issue 22, `rankings.merge.player_merge`):
+    its old profile URL redirects (301) to `player`'s, and an import file naming the old
+    key gets `player`. `name` is the merged player's name, `merged_at` and `merged_by`
+    who merged it when (the record of the merge)."""
+
+    key = models.SlugField(
+        _("old key"),
+        max_length=64,
+        unique=True,
+        help_text=_("The key of the player that was merged away."),
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="aliases",
+        verbose_name=_("player"),
+        help_text=_("The player the old key now leads to."),
+    )
+    name = models.CharField(_("old name"), max_length=120, blank=True)
+    merged_at = models.DateTimeField(_("merged at"))
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged by"),
+    )
+
+    class Meta:
+        ordering = ["key"]
+        verbose_name = _("merged player key")
+        verbose_name_plural = _("merged player keys")
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.player_id}"
+
+
+class KoppelAlias(models.Model):
+    """The key of a koppel merged into another when two merged players left two koppels
+    of the same two players (issue 22): its URL redirects (301) to `team`'s."""
+
+    key = models.SlugField(_("old key"), max_length=64, unique=True)
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.CASCADE,
+        related_name="aliases",
+        verbose_name=_("koppel"),
+    )
+    merged_at = models.DateTimeField(_("merged at"))
+
+    class Meta:
+        ordering = ["key"]
+        verbose_name = _("merged koppel key")
+        verbose_name_plural = _("merged koppel keys")
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.team_id}"

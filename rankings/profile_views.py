@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -23,7 +24,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from rankings import charts
+from rankings.alltime import club_all_time, koppel_all_time, player_all_time
 from rankings.formats import decimal
+from rankings.models import KoppelAlias, PlayerAlias
 from rankings.profiles import koppels
 from rankings.profiles.clubs import club_profile
 from rankings.profiles.history import CHART_RATING_POINTS
@@ -159,12 +162,18 @@ def results_chart(seasons: Sequence[Any]) -> SafeString:
 
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
-    player = get_object_or_404(Player.objects.select_related("club", "rating"), key=key)
+    player = Player.objects.select_related("club", "rating").filter(key=key).first()
+    if player is None:
+        # A player merged into another (issue 22): its old address leads there for good.
+        alias = get_object_or_404(PlayerAlias.objects.select_related("player"), key=key)
+        return redirect("player_detail", key=alias.player.key, permanent=True)
     profile = player_profile(player=player, page_number=request.GET.get("page"))
     context = {
         "player": player,
         "profile": profile,
         "history": profile.history,
+        # Read when the page shows it (not for the history's htmx partial): issue 22.
+        "all_time": partial(player_all_time, player=player),
         "rating_chart": rating_chart(profile.rating_points),
     }
     return render_page(request, "rankings/player_detail.html", context, partial="history")
@@ -173,7 +182,11 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
 def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
     """The koppel page; `?vs=` (the head-to-head box) names another koppel: one found
     goes to the head-to-head page, several are offered, none is said."""
-    koppel = get_object_or_404(Team.objects.select_related("player_1", "player_2"), key=key)
+    koppel = Team.objects.select_related("player_1", "player_2").filter(key=key).first()
+    if koppel is None:
+        # A koppel merged into another with a player merge (issue 22): redirected for good.
+        alias = get_object_or_404(KoppelAlias.objects.select_related("team"), key=key)
+        return redirect("koppel_detail", key=alias.team.key, permanent=True)
     form = OpponentForm(request.GET if "vs" in request.GET else None)
     choices: list[Team] = []
     if form.is_bound and form.is_valid():
@@ -188,6 +201,7 @@ def koppel_detail(request: HttpRequest, key: str) -> HttpResponse:
         "koppel": koppel,
         "profile": profile,
         "history": profile.history,
+        "all_time": partial(koppel_all_time, koppel=koppel),
         "form": form,
         "choices": choices,
         "evenings_chart": evenings_chart(profile.evenings),
@@ -227,6 +241,7 @@ def club_detail(request: HttpRequest, key: str) -> HttpResponse:
         "club": club,
         "profile": profile,
         "history": profile.history,
+        "all_time": partial(club_all_time, club=club),
         "results_chart": results_chart(profile.seasons),
     }
     return render_page(request, "rankings/club_detail.html", context, partial="history")

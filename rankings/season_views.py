@@ -12,12 +12,13 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 
 from rankings import selectors
+from rankings.alltime import seasons_archive
 from rankings.season_read import season_ranking_state, season_ranking_stored
 from rankings.season_refresh import season_rankings_catch_up
 from rankings.seasons import seasons_played
@@ -137,3 +138,9 @@ def rating_list(request: HttpRequest) -> HttpResponse:
     table_configure(request, table, per_page=ROWS_PER_PAGE)
     context = {"listing": listing, "table": table, "notices": notices}
     return render_page(request, "rankings/rating_list.html", context, partial="ratings")
+
+
+def archive_page(request: HttpRequest) -> HttpResponse:
+    """The archive of past seasons (issue 22): every season, newest first, with its
+    competitions, each linking to its page and standings."""
+    return render(request, "rankings/archive.html", {"archive": seasons_archive()})

@@ -49,14 +49,28 @@ def _matchday_date_or_nearest() -> Coalesce:
 GAME_DATE = _matchday_date_or_nearest()
 
 
-# The order games are taken in: by date (`GAME_DATE`; games of a competition without any
-# date first), then by where they were played; the id makes it total.
+# The order games are taken in (the ratings, histories, tallies): a total order read from
+# the data alone, so importing the same seasons in another order (other ids) rates them the
+# same (issue 22, tests/rankings/test_rating_order.py):
+#   the date (`GAME_DATE`; games of a competition without any date first);
+#   the matchday's start time, a matchday without one first (as an undated competition: the
+#     time is optional, and an evening whose time is unknown is taken as starting the day);
+#   the competition by slug (unique and stable across exports, unlike its id);
+#   the matchday number, the sitting, the table;
+#   koppel A's and koppel B's keys (unique), then the game points: two games still equal on
+#     all of that have the same four players and the same outcome, so whichever goes first
+#     the ratings are the same; the id only makes the database's order deterministic.
 GAME_ORDER = (
     GAME_DATE.asc(nulls_first=True),
-    "match__matchday__competition_id",
+    F("match__matchday__time").asc(nulls_first=True),
+    "match__matchday__competition__slug",
     "match__matchday__number",
     "sitting",
     "table",
+    "team_a__key",
+    "team_b__key",
+    "score_a",
+    "score_b",
     "pk",
 )
 

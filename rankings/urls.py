@@ -8,6 +8,7 @@ urlpatterns = [
     path("rankings/", season_views.rankings_latest, name="rankings_latest"),
     path("rankings/<path:season>/", season_views.season_rankings, name="season_rankings"),
     path("ratings/", season_views.rating_list, name="rating_list"),
+    path("archive/", season_views.archive_page, name="seasons_archive"),
     path("player/<slug:key>/", profile_views.player_detail, name="player_detail"),
     path("koppel/<slug:key>/", profile_views.koppel_detail, name="koppel_detail"),
     path(

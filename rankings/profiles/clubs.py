@@ -51,10 +51,15 @@ TALLY_COLUMNS = tuple(name for name in TALLY_FIELDS if name != "saldo")
 # The club's games newest first: `rankings.selectors.GAME_ORDER` reversed.
 _NEWEST_FIRST = (
     GAME_DATE.desc(nulls_last=True),
-    "-match__matchday__competition_id",
+    F("match__matchday__time").desc(nulls_last=True),
+    "-match__matchday__competition__slug",
     "-match__matchday__number",
     "-sitting",
     "-table",
+    "-team_a__key",
+    "-team_b__key",
+    "-score_a",
+    "-score_b",
     "-pk",
 )
 

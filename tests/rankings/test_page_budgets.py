@@ -50,6 +50,7 @@ PAGES: dict[str, Callable[[], str]] = {
     ),
     "club_detail": lambda: reverse("club_detail", kwargs={"key": _star_club().key}),
     "search": lambda: reverse("search") + "?q=" + quote("st"),
+    "seasons_archive": lambda: reverse("seasons_archive"),
 }
 
 

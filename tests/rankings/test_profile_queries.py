@@ -26,17 +26,18 @@ pytestmark = pytest.mark.django_db
 N = 10  # 3N = 30 games: the history has two pages
 
 # Queries a page: player (with club and rating) 1, rating history 1, the player's koppels 1
-# (issue 20: games found by koppel id), game_rows 3, koppels 1, clubs of the seasons 1.
-PLAYER = 8
-# koppel 1, game_rows 3, koppels met 1.
-KOPPEL = 5
+# (issue 20: games found by koppel id), game_rows 3, koppels 1, clubs of the seasons 1,
+# the all-time table 1 (issue 22).
+PLAYER = 9
+# koppel 1, game_rows 3, koppels met 1, the all-time table 1.
+KOPPEL = 6
 # both koppels 1, game_rows 3.
 HEAD_TO_HEAD = 4
 # club 1, players now 2 (their number and a page, issue 20), competitions 1, its seasons from
 # the stored rankings 3 (the lists, the club's lines, the names shown) and their states 1,
 # its games: their number 1, a page of ids 1, game_rows 3 and their koppels 1 (issue 20:
-# paged in the database, not walked in Python).
-CLUB = 14
+# paged in the database, not walked in Python), the all-time table 1 (issue 22).
+CLUB = 15
 
 
 def rated(busy: Team) -> None:
