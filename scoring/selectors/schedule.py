@@ -15,7 +15,14 @@ from django.db.models.functions import Coalesce
 from scoring.models import Game
 from scoring.rules import matchday_places_violations
 from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
-from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
+from tournaments.selectors import (
+    ENTRY_JOINS,
+    TEAM_JOINS,
+    entries_not_expected,
+    entry_named,
+    natural_key,
+    withdrawal_removed_opponents,
+)
 from troefclub.ordering import blank_last
 from troefclub.pages import page_number_asked
 
@@ -148,6 +155,10 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
     without_table = [match for match in matches if getattr(match, "table_shown", None) is None]
     # Names only for what is listed: the matches and byes named, the entries left out.
     listed = [*(rematch.match for rematch in rematches), *without_table]
+    # Not missing: an entry withdrawn by then or absent from the evening's check-in, and
+    # the opponent of a match a withdrawal removed (issue 22).
+    busy |= entries_not_expected(competition=competition, number=matchday.number)
+    busy |= withdrawal_removed_opponents(competition=competition, number=matchday.number)
     left_out_ids = [pk for pk in entry_ids if pk not in busy]
     wanted = {*left_out_ids, *others, *twice, *(bye.entry_id for bye in byes)}
     wanted |= {pk for match in listed for pk in (match.home_id, match.away_id)}
