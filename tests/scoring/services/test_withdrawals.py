@@ -70,9 +70,10 @@ def test_a_withdrawal_applies_the_competition_settings(fixtures, played, applied
     rank, kampoe_played, _points = _row(competition, kampoe)
     assert rank == 4  # a withdrawn entry ranks after every entry still in
     counted = 0 if applied == "annul" else 1
-    assert kampoe_played == counted
-    walkovers = 1 if fixtures == "walkover" and applied == "keep" else 0
-    assert _row(competition, opponent)[1] == counted + walkovers
+    # Kept: its two walk-over losses count too; annulled: nothing of it counts.
+    walkovers = 2 if fixtures == "walkover" and applied == "keep" else 0
+    assert kampoe_played == counted + walkovers
+    assert _row(competition, opponent)[1] == counted  # it met Kampoe on matchday 1 only
 
 
 def test_half_keeps_the_results_of_an_entry_that_played_half():
