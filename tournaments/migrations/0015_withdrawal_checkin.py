@@ -468,7 +468,7 @@ class Migration(migrations.Migration):
                     "entry",
                     models.OneToOneField(
                         help_text="The koppel or club that withdrew.",
-                        on_delete=django.db.models.deletion.PROTECT,
+                        on_delete=django.db.models.deletion.CASCADE,
                         related_name="withdrawal",
                         to="tournaments.entry",
                         verbose_name="entry",

@@ -77,7 +77,7 @@ class Withdrawal(models.Model):
 
     entry = models.OneToOneField(
         "tournaments.Entry",
-        on_delete=models.PROTECT,
+        on_delete=models.CASCADE,
         related_name="withdrawal",
         verbose_name=_("entry"),
         help_text=_("The koppel or club that withdrew."),
