@@ -37,7 +37,4 @@ def withdrawal_messages() -> dict[str, str]:
         "checkin_matchday_invalid": _(
             "Matchday %(number)s can't be checked in: matchday numbers start at 1."
         ),
-        "checkin_late_no_matchday": _(
-            "Matchday %(number)s is not paired yet: mark the koppel present and pair the matchday."
-        ),
     }

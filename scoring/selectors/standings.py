@@ -14,7 +14,7 @@ from operator import itemgetter
 from typing import Any, cast
 
 from django.db import connections
-from django.db.models import CharField, Max, Model, QuerySet, Value
+from django.db.models import CharField, Max, Model, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat, Lower, NullIf
 from django.utils import timezone
 
@@ -214,10 +214,23 @@ def competition_standings(*, competition: Competition, search: str = "") -> Quer
         ),
         output_field=CharField(),
     )
+    # The matchday a withdrawn entry left from (issue 22): the page marks it; None for the rest.
+    withdrawn = Withdrawal.objects.filter(entry=OuterRef("entry")).values("from_matchday")
     return (
         rows.alias(entry_sort=Lower(shown))
+        .annotate(withdrawn_from=Subquery(withdrawn[:1]))
         .select_related("entry__team__player_1", "entry__team__player_2", "entry__club")
         .order_by(*STANDINGS_ORDER)
+    )
+
+
+def competition_withdrawal_lines(*, competition: Competition) -> list[Withdrawal]:
+    """The competition's withdrawals for the standings page, with their entries' names, in
+    matchday order (one query)."""
+    return list(
+        Withdrawal.objects.filter(entry__competition=competition)
+        .select_related("entry__team__player_1", "entry__team__player_2", "entry__club")
+        .order_by("from_matchday", "pk")
     )
 
 
