@@ -207,3 +207,26 @@ def test_both_sides_withdrawn_forfeit_both_and_one_reinstated_gives_the_other_ba
     entry_reinstate(entry_id=kampoe.pk)
     both.refresh_from_db()
     assert both.forfeit == ("home" if both.home_id == other.pk else "away")
+
+
+@pytest.mark.parametrize("played", ["keep", "annul"])
+def test_tiebreaks_follow_the_withdrawal(played):
+    """Buchholz and head-to-head read the same outcomes as the points: an annulled entry
+    is nobody's opponent any more; a kept one still is."""
+    competition, kampoe = _league(withdrawal_played=played)
+    first = next(m for m in _mine(kampoe) if m.matchday.number == 1)
+    opponent_id = first.away_id if first.home_id == kampoe.pk else first.home_id
+    entry_withdraw(entry_id=kampoe.pk, from_matchday=2, reason="x")
+    rows = {
+        row.entry: row
+        for row in competition_table(
+            competition=competition, tiebreaks=["points", "buchholz", "head_to_head"]
+        )
+    }
+    kampoe_points = rows[kampoe.pk].points
+    if played == "annul":
+        assert kampoe.pk not in rows[opponent_id].opponents
+        assert rows[opponent_id].buchholz == 0 and rows[kampoe.pk].opponents == []
+    else:
+        assert kampoe.pk in rows[opponent_id].opponents
+        assert rows[opponent_id].buchholz == kampoe_points

@@ -8,6 +8,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.services.schedule import schedule_round_robin_create, swiss_matchday_pair
+from scoring.services.standings import standings_rebuild
+from scoring.services.withdrawals import entry_withdraw
 from tests.builders import pairs_competition
 from tournaments.models import CheckIn, Competition, Match, Withdrawal
 
@@ -107,3 +109,20 @@ def test_an_evening_pairs_only_those_present_and_places_late_koppels(director_cl
     assert {late.home_id, late.away_id} == {entries[4].pk, entries[5].pk}
     assert late.games.count() == 1
     assert CheckIn.objects.filter(present=True).count() == 6
+
+
+@pytest.mark.parametrize(
+    ("played", "words"),
+    [("annul", "All its matches are annulled"), ("keep", "Its results stand.")],
+)
+def test_the_public_standings_mark_the_withdrawn_entry(client, played, words):
+    competition = pairs_competition(
+        4, slug="public", schedule_format="round_robin", withdrawal_played=played
+    )
+    schedule_round_robin_create(competition_id=competition.pk)
+    kampoe = competition.entries.get(team__name="Kampoe")
+    entry_withdraw(entry_id=kampoe.pk, from_matchday=1, reason="moved away")
+    standings_rebuild(competition_id=competition.pk)
+    page = client.get(reverse("competition_detail", args=[competition.slug])).content.decode()
+    assert page.count('class="badge text-bg-secondary standing-withdrawn"') == 1
+    assert "moved away" in page and words in page
