@@ -14,7 +14,16 @@ from django.db.models.functions import Coalesce
 
 from scoring.models import Game
 from scoring.rules import matchday_places_violations
-from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
+from tournaments.models import (
+    Bye,
+    Competition,
+    Entry,
+    Match,
+    Matchday,
+    Team,
+    Withdrawal,
+    WithdrawalPlayed,
+)
 from tournaments.selectors import (
     ENTRY_JOINS,
     TEAM_JOINS,
@@ -235,6 +244,7 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
 
     `search` keeps the matches at that table number (digits) or whose home or away entry
     is named like it (`entry_named`): a player looking for their table on a big matchday.
+    `annulled` (annotated) says a withdrawal annulled the match (issue 22).
     """
     rows = with_table_shown(Match.objects.filter(matchday=matchday))
     order: list[Any] = ["table_shown", "pk"]
@@ -247,7 +257,12 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
             order.insert(0, Case(When(table_shown=int(words), then=0), default=1))
         rows = rows.filter(found)
     joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
-    return rows.select_related(*joins).order_by(*order)
+    # A match of an entry whose withdrawal annulled its matches (issue 22) counts for
+    # neither side: the page says so.
+    annulled = Withdrawal.objects.filter(
+        Q(entry=OuterRef("home")) | Q(entry=OuterRef("away")), played=WithdrawalPlayed.ANNUL
+    )
+    return rows.annotate(annulled=Exists(annulled)).select_related(*joins).order_by(*order)
 
 
 def matches_paged(

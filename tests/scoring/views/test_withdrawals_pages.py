@@ -126,3 +126,14 @@ def test_the_public_standings_mark_the_withdrawn_entry(client, played, words):
     page = client.get(reverse("competition_detail", args=[competition.slug])).content.decode()
     assert page.count('class="badge text-bg-secondary standing-withdrawn"') == 1
     assert "moved away" in page and words in page
+
+
+def test_the_matchday_page_shows_annulled_matches(client):
+    competition = pairs_competition(
+        4, slug="annulled", schedule_format="round_robin", withdrawal_played="annul"
+    )
+    schedule_round_robin_create(competition_id=competition.pk)
+    kampoe = competition.entries.get(team__name="Kampoe")
+    entry_withdraw(entry_id=kampoe.pk, from_matchday=1, reason="moved away")
+    page = client.get(reverse("matchday_detail", args=[competition.slug, 1])).content.decode()
+    assert page.count('class="badge text-bg-secondary match-annulled"') == 1  # 1 of 2 matches
