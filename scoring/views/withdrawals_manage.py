@@ -65,7 +65,7 @@ def withdrawals_manage(request: HtmxHttpRequest, competition: Competition) -> Ht
             competition=competition, pk=int(entry_id) if entry_id.isdigit() else 0
         ).first()
         if entry is None:
-            error = rule_message(RuleViolation("entry_unknown", entry=entry_id))
+            error = rule_message(RuleViolation("entry_unknown", entry=entry_id[:20]))
             return _withdrawals_page(request, competition, status=422, action_error=error)
         try:
             entry_reinstate(entry_id=entry.pk, by=request.user)  # type: ignore[arg-type]
@@ -142,7 +142,8 @@ def checkin_manage(request: HtmxHttpRequest, competition: Competition, number: i
                 competition=competition, pk=form.cleaned_data["entry"]
             ).first()
         if entry is None:
-            status, extra["action_error"] = 422, rule_message(RuleViolation("entry_unknown"))
+            unknown = RuleViolation("entry_unknown", entry=request.POST.get("entry", "")[:20])
+            status, extra["action_error"] = 422, rule_message(unknown)
         else:
             try:
                 checkin_record(
