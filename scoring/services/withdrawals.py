@@ -41,6 +41,11 @@ from tournaments.services.locks import competition_locked
 
 REASON_MAX = cast(int, Withdrawal._meta.get_field("reason").max_length)
 
+# The `history_change_reason` of the match rows a withdrawal or a reinstatement writes:
+# the one event is the `Withdrawal`'s history row; each match's own row says it came from it.
+WITHDRAWAL_REASON = "withdrawal"
+REINSTATE_REASON = "reinstatement"
+
 
 def withdrawal_reason_check(reason: str) -> str:
     """The reason a withdrawal is stored with (stripped). Shared with the importer.
@@ -209,12 +214,14 @@ def entry_withdraw(
                 }
             )
             Game.objects.filter(match=match).delete()
+            match._change_reason = WITHDRAWAL_REASON  # type: ignore[attr-defined]
             match.delete()
             continue
         out = _withdrawn_at(competition, match.matchday.number) | {entry.pk}
         match.forfeit = _walkover_side(match, out)
         match.forfeit_reason = reason
         match.forfeit_cause = Match.ForfeitCause.WITHDRAWAL
+        match._change_reason = WITHDRAWAL_REASON  # type: ignore[attr-defined]
         match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause"])
     byes = Bye.objects.filter(entry=entry, matchday__number__gte=number).select_related("matchday")
     for bye in byes.exclude(pk__in=result_holders(byes).values("pk")):
@@ -276,6 +283,7 @@ def entry_reinstate(*, entry_id: int, by: AbstractBaseUser | None = None) -> Non
         if not side:
             match.forfeit_reason = ""
             match.forfeit_cause = Match.ForfeitCause.DIRECTOR
+        match._change_reason = REINSTATE_REASON  # type: ignore[attr-defined]
         match.save(update_fields=["forfeit", "forfeit_reason", "forfeit_cause"])
     _removed_restore(competition, entry, withdrawal.removed)
     if by is not None and by.is_authenticated:

@@ -36,7 +36,7 @@ def test_a_withdrawal_added_in_the_admin_goes_through_the_service(
 
 def test_a_withdrawal_without_a_matchday_or_date_is_refused_on_the_form(admin_client):
     competition = pairs_competition(2)
-    entry = competition.entries.first()
+    entry = competition.entries.earliest("pk")
     response = admin_client.post(
         admin_url(Withdrawal, "add"), {"entry": entry.pk, "from_matchday": "", "reason": "x"}
     )
@@ -71,7 +71,7 @@ def test_the_reinstate_action_reinstates_or_says_why_not(admin_client):
 
 def test_a_check_in_marked_in_the_admin_goes_through_the_service(admin_client):
     competition = pairs_competition(2)
-    entry = competition.entries.first()
+    entry = competition.entries.earliest("pk")
     response = admin_client.post(
         admin_url(CheckIn, "add"), {"entry": entry.pk, "number": 1, "present": "on"}
     )

@@ -104,6 +104,9 @@ def test_the_same_withdrawal_twice_writes_once(django_capture_on_commit_callback
     assert queued_refreshes(again) == []
     assert Withdrawal.history.count() == 1  # one event
     assert Match.history.count() == match_rows
+    # Each walk-over's own history row names the event it came from.
+    reasons = Match.history.filter(forfeit_cause=Match.ForfeitCause.WITHDRAWAL)
+    assert list(reasons.values_list("history_change_reason", flat=True)) == ["withdrawal"] * 2
 
 
 def test_a_second_withdrawal_from_another_matchday_is_refused():
