@@ -10,7 +10,7 @@ from scoring.services.schedule import schedule_round_robin_create, swiss_matchda
 from tests.admin_pages import admin_url
 from tests.builders import pairs_competition
 from tests.refreshes import queued_refreshes
-from tournaments.models import CheckIn, Match, Withdrawal
+from tournaments.models import CheckIn, Entry, Match, Withdrawal
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +77,18 @@ def test_a_check_in_marked_in_the_admin_goes_through_the_service(admin_client):
     )
     assert response.status_code == 302
     assert CheckIn.objects.get().present is True
+
+
+def test_an_entry_page_links_to_its_withdrawal(admin_client):
+    competition = pairs_competition(2)
+    entry = competition.entries.earliest("pk")
+    page = admin_client.get(admin_url(Entry, "change", entry.pk)).content.decode()
+    assert f"{admin_url(Withdrawal, 'add')}?entry={entry.pk}" in page
+    admin_client.post(
+        admin_url(Withdrawal, "add"), {"entry": entry.pk, "from_matchday": 1, "reason": "x"}
+    )
+    page = admin_client.get(admin_url(Entry, "change", entry.pk)).content.decode()
+    assert admin_url(Withdrawal, "change", Withdrawal.objects.get().pk) in page
+    # The add page opened from the link has the entry chosen.
+    add = admin_client.get(admin_url(Withdrawal, "add"), {"entry": entry.pk})
+    assert add.context["adminform"].form.initial["entry"] == str(entry.pk)
