@@ -29,6 +29,10 @@ def withdrawal_messages() -> dict[str, str]:
             "%(entry)s can't be reinstated: matchday %(number)s was added after it withdrew, "
             "without it."
         ),
+        "reinstate_after_played_matchday": _(
+            "%(entry)s can't be reinstated: matchday %(number)s was played after it "
+            "withdrew, and its walk-overs there stand."
+        ),
         "reinstate_place_taken": _(
             "%(entry)s can't be reinstated: its place on matchday %(number)s is taken now "
             "(a removed match or bye can't come back)."

@@ -252,11 +252,15 @@ def entry_reinstate(*, entry_id: int, by: AbstractBaseUser | None = None) -> Non
     (its history keeps it: one history row); a standings refresh on commit. An entry not
     withdrawn is left so: nothing written.
 
-    Refused once a matchday was added after the withdrawal (paired without the entry), or
-    when a place a removed match or bye would take back is taken meanwhile.
+    Refused once something later depends on it: a matchday added after the withdrawal
+    (paired without the entry), a matchday from the withdrawal on played since (a result
+    other than its walk-overs: those now stand), or a place a removed match or bye would
+    take back taken meanwhile. Reinstating undoes a withdrawal made too soon or by mistake,
+    before its evenings are played.
 
     Raises RuleViolation: `entry_unknown`, `reinstate_after_later_matchday` (params entry,
-    number), `reinstate_place_taken` (params entry, number).
+    number), `reinstate_after_played_matchday` (params entry, number),
+    `reinstate_place_taken` (params entry, number).
     """
     competition, entry = _entry_locked(entry_id)
     withdrawal = Withdrawal.objects.select_for_update().filter(entry=entry).first()
@@ -270,6 +274,9 @@ def entry_reinstate(*, entry_id: int, by: AbstractBaseUser | None = None) -> Non
     )
     if later is not None:
         raise RuleViolation("reinstate_after_later_matchday", entry=str(entry), number=later)
+    played = _played_since(competition, withdrawal.from_matchday)
+    if played is not None:
+        raise RuleViolation("reinstate_after_played_matchday", entry=str(entry), number=played)
     walkovers = Match.objects.select_for_update(of=("self",)).filter(
         _entry_matches(entry),
         matchday__competition=competition,
@@ -290,6 +297,20 @@ def entry_reinstate(*, entry_id: int, by: AbstractBaseUser | None = None) -> Non
         withdrawal._history_user = by  # type: ignore[attr-defined]  # simple-history reads it
     withdrawal.delete()
     standings_refresh_on_commit(competition.pk)
+
+
+def _played_since(competition: Competition, number: int) -> int | None:
+    """The first matchday from `number` on with a result other than a withdrawal's
+    walk-over (None: none): played without the entry, its walk-overs there now stand."""
+    others = Match.objects.filter(
+        matchday__competition=competition, matchday__number__gte=number
+    ).exclude(forfeit_cause=Match.ForfeitCause.WITHDRAWAL, forfeit__gt="")
+    return (
+        result_holders(others)
+        .order_by("matchday__number")
+        .values_list("matchday__number", flat=True)
+        .first()
+    )
 
 
 def _removed_restore(competition: Competition, entry: Entry, removed: list[dict[str, Any]]) -> None:

@@ -233,3 +233,18 @@ def test_tiebreaks_follow_the_withdrawal(played):
     else:
         assert kampoe.pk in rows[opponent_id].opponents
         assert rows[opponent_id].buchholz == kampoe_points
+
+
+def test_reinstating_after_a_matchday_was_played_is_refused():
+    competition, kampoe = _league()
+    entry_withdraw(entry_id=kampoe.pk, from_matchday=2, reason="x")
+    others = Match.objects.filter(matchday__competition=competition, matchday__number=2).exclude(
+        forfeit_cause=Match.ForfeitCause.WITHDRAWAL
+    )
+    finished_game(others.get().games.get())
+    with pytest.raises(RuleViolation) as caught:
+        entry_reinstate(entry_id=kampoe.pk)
+    assert (caught.value.code, caught.value.params["number"]) == (
+        "reinstate_after_played_matchday",
+        2,
+    )
