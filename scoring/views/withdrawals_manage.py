@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.forms.withdrawals import CheckInForm, WithdrawForm
 from scoring.rules import RuleViolation
+from scoring.selectors.results import result_holders
 from scoring.services.checkins import checkin_record
 from scoring.services.withdrawals import entry_reinstate, entry_withdraw
 from tournaments.lookups import competition_for
@@ -30,10 +31,19 @@ def _withdrawals_context(competition: Competition, **extra: Any) -> dict[str, An
         .select_related(*(f"entry__{join}" for join in ENTRY_JOINS))
         .order_by("from_matchday", "pk")
     )
+    # The first matchday not played yet: where a withdrawal usually starts.
+    matchdays = competition.matchdays.order_by("number")
+    unplayed = matchdays.exclude(pk__in=result_holders(matchdays).values("pk"))
+    first = unplayed.values_list("number", flat=True).first()
+    last = matchdays.reverse().values_list("number", flat=True).first()
     context: dict[str, Any] = {
         "competition": competition,
         "withdrawals": withdrawals,
-        "form": WithdrawForm(competition=competition, prefix="withdraw"),
+        "form": WithdrawForm(
+            competition=competition,
+            prefix="withdraw",
+            initial={"from_matchday": first or (last or 0) + 1},
+        ),
     }
     context.update(extra)
     return context

@@ -43,6 +43,7 @@ def _withdraw(client, competition, **changes):
 def test_a_director_withdraws_an_entry_and_reinstates_it(director_client, league):
     page = director_client.get(_url(league)).content.decode()
     assert "walk-overs won by the opponents" in page and 'id="withdraw-form"' in page
+    assert 'name="withdraw-from_matchday" value="1"' in page  # nothing played yet
     assert _withdraw(director_client, league).status_code == 302
     withdrawal = Withdrawal.objects.get()
     assert (withdrawal.from_matchday, withdrawal.reason) == (2, "moved away")
