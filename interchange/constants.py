@@ -79,6 +79,7 @@ DOCUMENT_FIELDS = (
     "matchdays",
     "deductions",
     "squads",
+    "withdrawals",
 )
 COMPETITION_FIELDS = (
     "slug",
@@ -95,6 +96,7 @@ COMPETITION_FIELDS = (
     "squads_required",
     "ineligible_deduction",
     "confirmation_required",
+    "withdrawal",
 )
 RULE_FIELDS = (
     "target_score",

@@ -26,6 +26,7 @@ from interchange.constants import (
     FORMAT_DEFAULTS,
     LINEUP_REASON_PREFIX,
 )
+from interchange.withdrawals import withdrawal_settings_export, withdrawals_export
 from scoring.models import Game, Round
 from tournaments.models import (
     Bye,
@@ -72,6 +73,9 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
         document["deductions"] = [_deduction_export(d) for d in deductions]
     if squads:
         document["squads"] = [_squad_export(squad) for squad in squads]
+    withdrawals = withdrawals_export(competition)
+    if withdrawals:
+        document["withdrawals"] = withdrawals
     return document
 
 
@@ -90,7 +94,13 @@ def _competition_export(competition: Competition) -> dict[str, Any]:
             "tiebreaks": list(competition.tiebreaks),
         },
         **_formats_export(competition),
+        **_withdrawal_settings(competition),
     }
+
+
+def _withdrawal_settings(competition: Competition) -> dict[str, Any]:
+    settings = withdrawal_settings_export(competition)
+    return {"withdrawal": settings} if settings else {}
 
 
 # ------------------------------------------------------------------ the rows read

@@ -79,6 +79,7 @@ from interchange.values import (
     _parse_date,
     _show,
 )
+from interchange.withdrawals import withdrawal_settings_parse, withdrawals_parse
 from scoring.rules import RuleSet, RuleViolation, check_tiebreaks
 from tournaments.models import Competition
 from troefclub.validators import validate_time_zone
@@ -113,6 +114,7 @@ def document_check(data: Any) -> _Document:
     _parse_matchdays(top, doc)
     _parse_deductions(top, doc)
     _parse_squads(top, doc)
+    withdrawals_parse(top, doc)
     return doc
 
 
@@ -148,6 +150,7 @@ def _parse_competition(data: _Object) -> dict[str, Any]:
     values.update(_parse_rules(comp))
     values.update(_parse_standings(comp))
     values.update(_parse_formats(comp))
+    values.update(withdrawal_settings_parse(comp))
     return values
 
 

@@ -20,6 +20,7 @@ from scoring.views import (
     sheet_queue,
     table,
     table_director,
+    withdrawals_manage,
 )
 
 GAME = "c/<slug:slug>/game/<int:game_id>/"
@@ -89,6 +90,17 @@ urlpatterns = [
     path("director/", home.director_home, name="director_home"),
     # The director's schedule, matchday and match pages.
     path("c/<slug:slug>/manage/", competition_manage.competition_manage, name="competition_manage"),
+    # Withdrawals of entries and the check-in of an evening (issue 22).
+    path(
+        "c/<slug:slug>/withdrawals/",
+        withdrawals_manage.withdrawals_manage,
+        name="withdrawals_manage",
+    ),
+    path(
+        "c/<slug:slug>/matchday/<int:number>/checkin/",
+        withdrawals_manage.checkin_manage,
+        name="checkin_manage",
+    ),
     path(
         "c/<slug:slug>/matchday/<int:number>/manage/",
         matchday_manage.matchday_manage,

@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.models import Game
+from scoring.services.checkins import checkin_record
 from scoring.services.games import game_totals_enter, match_totals_enter
 from scoring.services.matches import match_create, match_forfeit_set
 from scoring.services.rounds import RoundRecord, game_rounds_load, round_record
 from scoring.services.standings import standings_rebuild
+from scoring.services.withdrawals import entry_withdraw
 from scoring.tokens import game_token_now, match_token_now
 from tests.factories import (
     ClubEntryFactory,
@@ -59,6 +61,10 @@ def admin_scene() -> Game:
         reason="late",
         seen=deductions_token(competition_id=competition.pk),
     )
+    # A withdrawal and a check-in (issue 22), of an entry that played nothing.
+    gone = TeamEntryFactory.create(competition=competition)
+    entry_withdraw(entry_id=gone.pk, from_matchday=3, reason="moved away")
+    checkin_record(entry_id=third.pk, number=3, present=True)
     squad = Squad.objects.create(club=ClubFactory.create(), season="2026-2027")
     SquadMember.objects.create(squad=squad, player=PlayerFactory.create(), season="2026-2027")
     return game

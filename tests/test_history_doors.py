@@ -28,6 +28,7 @@ from simple_history.models import HistoricalChanges
 
 from interchange.exporter import competition_export
 from scoring.models import Game, Round
+from scoring.services.checkins import checkin_record
 from scoring.services.games import (
     competition_games_rescore,
     game_seats_set,
@@ -51,7 +52,7 @@ from tests.factories import (
 from tests.interchange.documents import document
 from tests.pages import game_url, match_totals_url
 from tests.seen import game_token_now, match_token_now, round_seen
-from tournaments.models import Competition, Match
+from tournaments.models import CheckIn, Competition, Match
 
 pytestmark = pytest.mark.django_db
 
@@ -238,6 +239,33 @@ def admin_match_page(clients: Clients) -> Door:
     return Door(match, save, lambda: save(home=match.away_id, away=match.home_id))
 
 
+def _checked_in() -> CheckIn:
+    """An entry marked present on matchday 1's evening (issue 22)."""
+    entry = TeamEntryFactory.create()
+    return checkin_record(entry_id=entry.pk, number=1, present=True)
+
+
+def checkin_service(clients: Clients) -> Door:
+    checkin = _checked_in()
+
+    def mark(present: bool) -> None:
+        checkin_record(entry_id=checkin.entry_id, number=1, present=present)
+
+    return Door(checkin, lambda: mark(True), lambda: mark(False))
+
+
+def checkin_page(clients: Clients) -> Door:
+    checkin = _checked_in()
+    slug = checkin.entry.competition.slug
+    url = reverse("checkin_manage", kwargs={"slug": slug, "number": 1})
+
+    def mark(present: str) -> None:
+        response = clients.director.post(url, {"entry": checkin.entry_id, "present": present})
+        assert response.status_code == 302
+
+    return Door(checkin, lambda: mark("1"), lambda: mark("0"))
+
+
 def _imported(tmp: Path) -> tuple[Competition, Path]:
     path = tmp / "competition.json"
     path.write_text(json.dumps(document()), encoding="utf-8")
@@ -291,6 +319,8 @@ DOORS: dict[str, Callable[..., Door]] = {
     "admin competition": admin_competition_page,
     "admin game": admin_game_page,
     "admin match": admin_match_page,
+    "checkin_record": checkin_service,
+    "check-in page": checkin_page,
     "import --replace, same file": importer_replace_same_file,
     "import --replace, its own export": importer_replace_own_export,
     "import --skip-existing": importer_skip_existing,

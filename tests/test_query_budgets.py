@@ -91,13 +91,15 @@ def _round(b: Built) -> dict[str, Any]:
 # joins the page's (issue 20), and its highlights read the koppels and clubs they name.
 BUDGETS: dict[str, Page] = {
     "competition_list": Page(2, False, lambda b: {}),
-    "competition_detail": Page(13, False, _slug),
+    # The standings page lists the withdrawn entries (issue 22): one query.
+    "competition_detail": Page(14, False, _slug),
     "matchday_detail": Page(12, False, _matchday),
     "matchday_print": Page(7, False, _matchday),
     "match_detail": Page(7, False, _match),
     "game_detail": Page(5, False, _game),
     "competition_manage": Page(20, True, _slug),
-    "matchday_manage": Page(22, True, _matchday),
+    # Entries not expected on the matchday (withdrawn, absent: issue 22) are not "left out".
+    "matchday_manage": Page(23, True, _matchday),
     "match_manage": Page(11, True, _match),
     # The sheet's table switch (previous / next / every table of the matchday) is one query.
     "game_sheet": Page(12, True, _game),
@@ -128,6 +130,9 @@ BUDGETS: dict[str, Page] = {
     "matchday_pairings_pdf": Page(3, False, _matchday),
     "standings_export": Page(3, False, lambda b: {**_slug(b), "fmt": "xlsx"}),
     "results_export": Page(5, False, lambda b: {**_slug(b), "fmt": "csv"}),
+    # Issue 22: the director's withdrawals and the check-in of an evening.
+    "withdrawals_manage": Page(12, True, _slug),
+    "checkin_manage": Page(12, True, _matchday),
 }
 # Write endpoints (require_POST): their pages are the ones above.
 POST_ONLY = {

@@ -13,7 +13,17 @@ from collections.abc import Iterable
 from django.db import connections
 from django.db.models import Q, QuerySet
 
-from tournaments.models import Bye, Club, Competition, Entry, Match, Player, Team
+from tournaments.models import (
+    Bye,
+    CheckIn,
+    Club,
+    Competition,
+    Entry,
+    Match,
+    Player,
+    Team,
+    Withdrawal,
+)
 from troefclub.text import koppel_names
 
 TEAM_JOINS = ("player_1", "player_2")
@@ -133,3 +143,55 @@ def koppel_entry_players(ids: Iterable[int]) -> tuple[dict[int, tuple[int, int]]
         player_names[team.player_1_id] = str(team.player_1)
         player_names[team.player_2_id] = str(team.player_2)
     return players, player_names
+
+
+def competition_withdrawals(*, competition: Competition) -> dict[int, Withdrawal]:
+    """The competition's withdrawals by entry id (issue 22), one query."""
+    rows = Withdrawal.objects.filter(entry__competition=competition)
+    return {withdrawal.entry_id: withdrawal for withdrawal in rows}
+
+
+def entries_withdrawn(*, competition: Competition, number: int) -> set[int]:
+    """Ids of the entries withdrawn by matchday `number` (withdrawn from it or earlier):
+    nobody pairs them that day and they are not missing from it."""
+    return set(
+        Withdrawal.objects.filter(
+            entry__competition=competition, from_matchday__lte=number
+        ).values_list("entry_id", flat=True)
+    )
+
+
+def entries_checked_in(*, competition: Competition, number: int) -> set[int] | None:
+    """Ids of the entries marked present for matchday `number`, or None while nobody is
+    (no check-in taken that evening: every entry is expected)."""
+    present = set(
+        CheckIn.objects.filter(
+            entry__competition=competition, number=number, present=True
+        ).values_list("entry_id", flat=True)
+    )
+    return present or None
+
+
+def entries_not_expected(*, competition: Competition, number: int) -> set[int]:
+    """Ids of the entries not expected on matchday `number`: withdrawn by then, or absent
+    once the evening's check-in is taken (`entries_checked_in`). They are paired by nobody
+    and not listed as left out."""
+    away = entries_withdrawn(competition=competition, number=number)
+    present = entries_checked_in(competition=competition, number=number)
+    if present is not None:
+        everyone = competition.entries.values_list("pk", flat=True)
+        away |= {pk for pk in everyone if pk not in present}
+    return away
+
+
+def withdrawal_removed_opponents(*, competition: Competition, number: int) -> set[int]:
+    """Ids of the entries whose match on matchday `number` a withdrawal removed
+    (`Withdrawal.removed`): they have no opponent that day, through nobody's fault."""
+    found: set[int] = set()
+    for withdrawal in Withdrawal.objects.filter(
+        entry__competition=competition, from_matchday__lte=number
+    ).exclude(removed=[]):
+        for item in withdrawal.removed:
+            if item.get("matchday") == number and not item.get("bye"):
+                found |= {item.get("home"), item.get("away")} - {withdrawal.entry_id, None}
+    return found

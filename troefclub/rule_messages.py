@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.rules import RuleViolation
 from troefclub.bidi import isolated_text
+from troefclub.rule_messages_withdrawals import withdrawal_messages
 from troefclub.writes import integrity_violation
 
 RESULT_LABELS = {
@@ -532,7 +533,7 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
     for key in NAME_PARAMS.intersection(params):  # a name can't turn the sentence (issue 19)
         if not isinstance(params[key], int | float):
             params[key] = isolated_text(params[key])
-    template = _messages().get(exc.code)
+    template = _messages().get(exc.code) or withdrawal_messages().get(exc.code)
     placed = _placed_messages().get(exc.code)
     # Without the params that say who and where (a trigger's error), the plain words.
     if placed is not None and set(re.findall(r"%\((\w+)\)", placed)) <= params.keys():
@@ -563,6 +564,7 @@ def _pairing_reasons() -> dict[str, str]:
         ),
         "manual": _("Set by hand by the director."),
         "round_robin": _("Round robin schedule."),
+        "late": _("Late: arrived after the matchday was paired."),
         "bye_lowest_without_bye": _(
             "Bye: the lowest-placed entry without a bye yet (%(points)s points)."
         ),

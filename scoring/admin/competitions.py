@@ -75,6 +75,8 @@ class CompetitionAdminForm(forms.ModelForm):
             "forfeit_score_for",
             "forfeit_score_against",
             "confirmation_required",
+            "withdrawal_fixtures",
+            "withdrawal_played",
             "directors",
         ]
         help_texts = {
@@ -456,6 +458,16 @@ class CompetitionAdmin(AdminInputMixin, ResultGuardAdmin):
                     "before they count. A change rebuilds the standings."
                 ),
                 "fields": ["forfeit_score_for", "forfeit_score_against", "confirmation_required"],
+            },
+        ),
+        (
+            _("Withdrawals"),
+            {
+                "description": _(
+                    "What a withdrawal does to the entry's matches (applied when it is "
+                    "recorded): the matches not played yet, and the results it has."
+                ),
+                "fields": ["withdrawal_fixtures", "withdrawal_played"],
             },
         ),
         (

@@ -16,11 +16,14 @@ from django.db import router
 from django.db.models import QuerySet
 from django.forms.formsets import DELETION_FIELD_NAME
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from scoring.admin.guards import DeletedByServiceAdmin, service_deleted_objects
 from scoring.rules import RuleViolation
-from tournaments.models import Club, Competition, Deduction, Entry, Team
+from tournaments.models import Club, Competition, Deduction, Entry, Team, Withdrawal
 from tournaments.selectors import ENTRY_JOINS, entries_on_schedule
 from tournaments.services.entries import (
     ENTRY_KIND_FIELDS,
@@ -231,8 +234,22 @@ class EntryAdmin(AdminInputMixin, DeletedByServiceAdmin):
         "club__key",
         "club__name",
     ]
-    fields = ["competition", "team", "club", *KEPT_CLUBS]
+    fields = ["competition", "team", "club", *KEPT_CLUBS, "withdrawal_status"]
+    readonly_fields = ["withdrawal_status"]
     autocomplete_fields = ["competition", "team", "club", *KEPT_CLUBS]
+
+    @admin.display(description=_("withdrawal"))
+    def withdrawal_status(self, obj: Entry | None) -> str:
+        """The entry's withdrawal (issue 22) linked, or a link to withdraw it (the
+        withdrawal's add page, through `entry_withdraw`)."""
+        if obj is None or obj.pk is None:
+            return "—"
+        withdrawal = Withdrawal.objects.filter(entry=obj).first()
+        if withdrawal is not None:
+            url = reverse("admin:tournaments_withdrawal_change", args=[withdrawal.pk])
+            return format_html('<a href="{}">{}</a>', url, withdrawal)
+        url = reverse("admin:tournaments_withdrawal_add") + f"?entry={obj.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("Withdraw this entry…"))
 
     def locked_rows(self, rows: QuerySet[Any]) -> QuerySet[Any]:
         return entries_on_schedule(rows)

@@ -14,8 +14,24 @@ from django.db.models.functions import Coalesce
 
 from scoring.models import Game
 from scoring.rules import matchday_places_violations
-from tournaments.models import Bye, Competition, Entry, Match, Matchday, Team
-from tournaments.selectors import ENTRY_JOINS, TEAM_JOINS, entry_named, natural_key
+from tournaments.models import (
+    Bye,
+    Competition,
+    Entry,
+    Match,
+    Matchday,
+    Team,
+    Withdrawal,
+    WithdrawalPlayed,
+)
+from tournaments.selectors import (
+    ENTRY_JOINS,
+    TEAM_JOINS,
+    entries_not_expected,
+    entry_named,
+    natural_key,
+    withdrawal_removed_opponents,
+)
 from troefclub.ordering import blank_last
 from troefclub.pages import page_number_asked
 
@@ -148,6 +164,10 @@ def matchday_problems(*, matchday: Matchday) -> MatchdayProblems:
     without_table = [match for match in matches if getattr(match, "table_shown", None) is None]
     # Names only for what is listed: the matches and byes named, the entries left out.
     listed = [*(rematch.match for rematch in rematches), *without_table]
+    # Not missing: an entry withdrawn by then or absent from the evening's check-in, and
+    # the opponent of a match a withdrawal removed (issue 22).
+    busy |= entries_not_expected(competition=competition, number=matchday.number)
+    busy |= withdrawal_removed_opponents(competition=competition, number=matchday.number)
     left_out_ids = [pk for pk in entry_ids if pk not in busy]
     wanted = {*left_out_ids, *others, *twice, *(bye.entry_id for bye in byes)}
     wanted |= {pk for match in listed for pk in (match.home_id, match.away_id)}
@@ -224,6 +244,7 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
 
     `search` keeps the matches at that table number (digits) or whose home or away entry
     is named like it (`entry_named`): a player looking for their table on a big matchday.
+    `annulled` (annotated) says a withdrawal annulled the match (issue 22).
     """
     rows = with_table_shown(Match.objects.filter(matchday=matchday))
     order: list[Any] = ["table_shown", "pk"]
@@ -236,7 +257,12 @@ def matchday_matches(*, matchday: Matchday, search: str = "") -> QuerySet[Match]
             order.insert(0, Case(When(table_shown=int(words), then=0), default=1))
         rows = rows.filter(found)
     joins = [f"{side}__{join}" for side in ("home", "away") for join in ENTRY_JOINS]
-    return rows.select_related(*joins).order_by(*order)
+    # A match of an entry whose withdrawal annulled its matches (issue 22) counts for
+    # neither side: the page says so.
+    annulled = Withdrawal.objects.filter(
+        Q(entry=OuterRef("home")) | Q(entry=OuterRef("away")), played=WithdrawalPlayed.ANNUL
+    )
+    return rows.annotate(annulled=Exists(annulled)).select_related(*joins).order_by(*order)
 
 
 def matches_paged(

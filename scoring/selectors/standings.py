@@ -14,21 +14,26 @@ from operator import itemgetter
 from typing import Any, cast
 
 from django.db import connections
-from django.db.models import CharField, Max, Model, QuerySet, Value
+from django.db.models import CharField, Max, Model, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce, Concat, Lower, NullIf
 from django.utils import timezone
 
 from scoring.models import Standing
 from scoring.rules import MatchOutcome, StandingRow, compute_standings
-from scoring.rules.standings import OutcomeRow
+from scoring.rules.standings import ByeOutcome, OutcomeRow
 from scoring.selectors.results import competition_match_outcomes
 from scoring.selectors.standings_inputs import (
     competition_ineligible_players_apply,
     competition_standings_inputs,
     played_byes,
 )
-from tournaments.models import Competition, Deduction, Entry
-from tournaments.selectors import entry_named, entry_sort_names, natural_key
+from tournaments.models import Competition, Deduction, Entry, Withdrawal, WithdrawalPlayed
+from tournaments.selectors import (
+    competition_withdrawals,
+    entry_named,
+    entry_sort_names,
+    natural_key,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +118,9 @@ def competition_table(
         for entry_id, points in _rows(Deduction, where, [competition.pk], "entry_id, points"):
             deductions_found[entry_id] += points
     ours = set(entries)
+    withdrawn = competition_withdrawals(competition=competition)
+    if withdrawn:
+        found, byes_found = _annulled_left_out(withdrawn, found, byes_found)
     outcomes: Sequence[MatchOutcome | OutcomeRow] = found
     if not (
         ours.issuperset(map(itemgetter(0), found)) and ours.issuperset(map(itemgetter(1), found))
@@ -137,7 +145,45 @@ def competition_table(
         byes=byes,
         deductions=deductions,
     )
-    return _natural_order(rows, competition)
+    rows = _natural_order(rows, competition)
+    return _withdrawn_last(rows, set(withdrawn)) if withdrawn else rows
+
+
+def _annulled_left_out(
+    withdrawn: dict[int, Withdrawal],
+    found: Sequence[MatchOutcome | OutcomeRow],
+    byes: Sequence[ByeOutcome],
+) -> tuple[list[MatchOutcome | OutcomeRow], list[ByeOutcome]]:
+    """`found` and `byes` without every match and bye of an entry whose withdrawal annulled
+    them (`Withdrawal.played` "annul", issue 22): they count for neither side, in points
+    and in every tie-break (buchholz and head-to-head read the same outcomes)."""
+    annulled = {pk for pk, w in withdrawn.items() if w.played == WithdrawalPlayed.ANNUL}
+    if not annulled:
+        return list(found), list(byes)
+    return (
+        [row for row in found if row[0] not in annulled and row[1] not in annulled],
+        [bye for bye in byes if bye.entry not in annulled],
+    )
+
+
+def _withdrawn_last(rows: list[StandingRow], withdrawn: set[int]) -> list[StandingRow]:
+    """`rows` (ranked) with the withdrawn entries after every entry still in, each group in
+    its order; ranks renumbered so that a tie stays shared (1, 2, 2, 4)."""
+    staying = [row for row in rows if row.entry not in withdrawn]
+    gone = [row for row in rows if row.entry in withdrawn]
+    ordered = staying + gone
+    previous: StandingRow | None = None
+    old_rank = 0
+    for position, row in enumerate(ordered, start=1):
+        tied = (
+            previous is not None
+            and row.rank == old_rank
+            and (row.entry in withdrawn) == (previous.entry in withdrawn)
+        )
+        old_rank = row.rank
+        row.rank = previous.rank if tied and previous is not None else position
+        previous = row
+    return ordered
 
 
 # The order of the stored standings inside a shared rank (and the last keys of every
@@ -168,10 +214,23 @@ def competition_standings(*, competition: Competition, search: str = "") -> Quer
         ),
         output_field=CharField(),
     )
+    # The matchday a withdrawn entry left from (issue 22): the page marks it; None for the rest.
+    withdrawn = Withdrawal.objects.filter(entry=OuterRef("entry")).values("from_matchday")
     return (
         rows.alias(entry_sort=Lower(shown))
+        .annotate(withdrawn_from=Subquery(withdrawn[:1]))
         .select_related("entry__team__player_1", "entry__team__player_2", "entry__club")
         .order_by(*STANDINGS_ORDER)
+    )
+
+
+def competition_withdrawal_lines(*, competition: Competition) -> list[Withdrawal]:
+    """The competition's withdrawals for the standings page, with their entries' names, in
+    matchday order (one query)."""
+    return list(
+        Withdrawal.objects.filter(entry__competition=competition)
+        .select_related("entry__team__player_1", "entry__team__player_2", "entry__club")
+        .order_by("from_matchday", "pk")
     )
 
 

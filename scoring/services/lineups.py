@@ -364,8 +364,10 @@ def _lineup_forfeit(
     included, whatever the lineup (a short lineup used to overwrite it, and a full one then
     lifted it: the director's walk-over was lost).
     """
-    if match.forfeit and match.forfeit_cause == Match.ForfeitCause.DIRECTOR:
-        return  # the director decided the match; a lineup neither replaces nor lifts that
+    if match.forfeit and match.forfeit_cause != Match.ForfeitCause.LINEUP:
+        # The director (or a withdrawal, issue 22) decided the match; a lineup neither
+        # replaces nor lifts that.
+        return
     competition = match.matchday.competition
     short = [
         side

@@ -20,7 +20,13 @@ from scoring.selectors.standings import competition_table
 from scoring.services.refresh import standings_refresh_on_commit
 from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday
 from tournaments.schedules import SwissEntrant, SwissRound, round_robin, swiss_pair
-from tournaments.selectors import ENTRY_JOINS, competition_entries, koppel_entry_players
+from tournaments.selectors import (
+    ENTRY_JOINS,
+    competition_entries,
+    entries_not_expected,
+    entries_withdrawn,
+    koppel_entry_players,
+)
 from tournaments.services.locks import competition_locked, matchday_locked
 from troefclub.writes import trigger_violations
 
@@ -201,7 +207,10 @@ def schedule_round_robin_create(
         raise RuleViolation("schedule_exists")
     if double is None:
         double = competition.schedule_format == Competition.Format.DOUBLE_ROUND_ROBIN
-    entries = competition_entries(competition=competition)
+    # An entry withdrawn before the schedule is made is left out of it (issue 22): its
+    # withdrawal came before any matchday was paired.
+    gone = entries_withdrawn(competition=competition, number=32767)
+    entries = [e for e in competition_entries(competition=competition) if e.pk not in gone]
     entry_ids = {entry.pk for entry in entries}
     matchdays = []
     for number, pairing in enumerate(round_robin(entries, double=double), start=1):
@@ -271,7 +280,8 @@ def swiss_matchday_pair(
     override_reason = override_reason.strip()
     _previous_matchday_check(last, override_reason)
     entries = competition_entries(competition=competition)
-    pairing = swiss_pair(_swiss_entrants(competition))
+    next_number = (last.number + 1) if last else 1
+    pairing = swiss_pair(_swiss_entrants(competition, number=next_number))
     by_id = {entry.pk: entry for entry in entries}
     places_check(
         by_id.keys(),
@@ -321,17 +331,21 @@ def _previous_matchday_check(last: Matchday | None, override_reason: str) -> Non
         raise RuleViolation("previous_matchday_unfinished", number=last.number, open=open_count)
 
 
-def _swiss_entrants(competition: Competition) -> list[SwissEntrant[int]]:
-    """The entrants of the next Swiss matchday, by entry id: ranked by competition points,
+def _swiss_entrants(competition: Competition, *, number: int) -> list[SwissEntrant[int]]:
+    """The entrants of Swiss matchday `number`, by entry id: ranked by competition points,
     then saldo (the standings as they are now), each with the opponents met, the byes had
     and the home matches played so far (`_swiss_so_far`). networkx's maximum-weight
-    matching pairs them (`tournaments.schedules.swiss_pair`).
+    matching pairs them (`tournaments.schedules.swiss_pair`). An entry withdrawn by then,
+    or absent from the evening's check-in, is no entrant (issue 22: `entries_not_expected`).
     """
     table = competition_table(competition=competition, tiebreaks=["points", "saldo"])
     opponents, home_games, byes = _swiss_so_far(competition)
+    away = entries_not_expected(competition=competition, number=number)
     entrants: list[SwissEntrant[int]] = []
     for row in table:
         entry_id = cast(int, row.entry)
+        if entry_id in away:
+            continue
         entrants.append(
             SwissEntrant(
                 id=entry_id,

@@ -29,7 +29,11 @@ from scoring.selectors.live import (
 )
 from scoring.selectors.results import competition_game_counts, competition_match_scores
 from scoring.selectors.schedule import matchday_matches, matches_paged, with_table_shown
-from scoring.selectors.standings import competition_standings, competition_standings_summary
+from scoring.selectors.standings import (
+    competition_standings,
+    competition_standings_summary,
+    competition_withdrawal_lines,
+)
 from scoring.selectors.standings_inputs import (
     Adjustment,
     competition_adjustments,
@@ -143,6 +147,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "search": search,
         "tiebreaks": [TIEBREAK_LABELS.get(key, key) for key in tiebreaks],
         "adjustments": adjustment_lines(competition_adjustments(competition=competition)),
+        "withdrawals": competition_withdrawal_lines(competition=competition),
         "as_of": summary.as_of,
         "open_games": counts.open_games,
         "awaiting": counts.awaiting,

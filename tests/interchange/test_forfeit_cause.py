@@ -196,9 +196,9 @@ def test_an_old_files_lineup_reason_with_a_cause_is_taken_as_the_file_says():
 @pytest.mark.parametrize(
     ("cause", "message"),
     [
-        ("club", "“cause” must be one of “director”, “lineup”, not “club”"),
-        ("Lineup", "“cause” must be one of “director”, “lineup”, not “Lineup”"),
-        ("", "“cause” must be one of “director”, “lineup”, not “”"),
+        ("club", "“cause” must be one of “director”, “lineup”, “withdrew”, not “club”"),
+        ("Lineup", "“cause” must be one of “director”, “lineup”, “withdrew”, not “Lineup”"),
+        ("", "“cause” must be one of “director”, “lineup”, “withdrew”, not “”"),
         (None, "“cause” must be text, not null"),
         (1, "“cause” must be text, not a whole number"),
     ],

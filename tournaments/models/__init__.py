@@ -15,9 +15,16 @@ from tournaments.models.competitions import (
 )
 from tournaments.models.schedule import Bye, Deduction, Match, Matchday
 from tournaments.models.squads import Squad, SquadMember
+from tournaments.models.withdrawals import (
+    CheckIn,
+    Withdrawal,
+    WithdrawalFixtures,
+    WithdrawalPlayed,
+)
 
 __all__ = [
     "Bye",
+    "CheckIn",
     "Club",
     "Competition",
     "Deduction",
@@ -29,5 +36,8 @@ __all__ = [
     "SquadMember",
     "StandingsRefreshClaim",
     "Team",
+    "Withdrawal",
+    "WithdrawalFixtures",
+    "WithdrawalPlayed",
     "tiebreaks_default",
 ]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import PointsScheme, RuleSet
 from tournaments.models.clubs import Club, Team, key_start_constraint
+from tournaments.models.withdrawals import WithdrawalSettings
 from troefclub.fields import NameField
 from troefclub.history import HistoricalRecords
 from troefclub.validators import validate_key_start, validate_key_visible, validate_time_zone
@@ -38,12 +39,13 @@ def tiebreaks_default() -> list[str]:
     return list(TIEBREAKS_DEFAULT)
 
 
-class Competition(models.Model):
+class Competition(WithdrawalSettings, models.Model):
     """One league season or one tournament, with its rule set and standings settings.
 
     The rule fields are RULES.md "Rule-set options"; `rule_set` turns them into the
     engine's `RuleSet`, whose defaults are theirs (`STANDARD_RULES`). `tiebreaks` is an
-    ordered list of DESIGN.md tie-break keys.
+    ordered list of DESIGN.md tie-break keys. The withdrawal settings come from
+    `WithdrawalSettings` (issue 22).
     """
 
     class Kind(models.TextChoices):

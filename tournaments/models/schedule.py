@@ -152,10 +152,13 @@ class Match(models.Model):
     class ForfeitCause(models.TextChoices):
         DIRECTOR = "director", _("the director")
         LINEUP = "lineup", _("the lineup (too few koppels)")
+        # A withdrawn entry's walk-over (issue 22); eight letters: the column's width.
+        WITHDRAWAL = "withdrew", _("a withdrawal (walk-over)")
 
     # Who forfeited the match: a lineup's forfeit (`club_match_lineup_set`) is lifted again
     # by a lineup that fields enough koppels; the director's stays until the director
-    # lifts it. Meaningless while `forfeit` is empty.
+    # lifts it; a withdrawal's walk-over goes with a reinstatement (issue 22). Meaningless
+    # while `forfeit` is empty.
     forfeit_cause = models.CharField(
         _("forfeited by"),
         max_length=8,

@@ -38,6 +38,8 @@ SETTINGS = [
     "squads_required",
     "ineligible_deduction",
     "confirmation_required",
+    "withdrawal_fixtures",
+    "withdrawal_played",
 ]
 
 
