@@ -13,7 +13,14 @@ from tournaments.models.competitions import (
     StandingsRefreshClaim,
     tiebreaks_default,
 )
-from tournaments.models.schedule import Bye, Deduction, Match, Matchday
+from tournaments.models.schedule import (
+    Bye,
+    Deduction,
+    Match,
+    Matchday,
+    match_counts_q,
+    match_counts_sql,
+)
 from tournaments.models.squads import Squad, SquadMember
 
 __all__ = [
@@ -29,5 +36,7 @@ __all__ = [
     "SquadMember",
     "StandingsRefreshClaim",
     "Team",
+    "match_counts_q",
+    "match_counts_sql",
     "tiebreaks_default",
 ]
