@@ -25,6 +25,9 @@ def void_messages() -> dict[str, str]:
         "match_replayed_already": _(
             "This match has a replay already (on %(match)s): only one replay can count."
         ),
+        "replay_other_fixture": _(
+            "A replay is a match of the same two sides in the same competition."
+        ),
         "replay_same_matchday": _(
             "A replay is played on another matchday than the voided match: choose a later one."
         ),

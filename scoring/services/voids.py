@@ -192,10 +192,55 @@ def match_replay_schedule(
     replay = match_with_games_create(
         competition, matchday, original.home, original.away, table=table
     )
+    _replay_link(original, replay)
+    return replay
+
+
+@transaction.atomic
+def match_replay_link(*, match_id: int, replay_id: int) -> Match:
+    """Record that match `replay_id` (stored already: an import's) replays voided match
+    `match_id`, as `match_replay_schedule` links the replay it makes. Linked so already:
+    nothing written. Returns the voided match.
+
+    Raises RuleViolation: `match_unknown`, `replay_match_not_void`, `match_replayed_already`
+    (param match), `replay_same_matchday`, `replay_other_fixture` (the replay is not a
+    match of the same two entries of the same competition).
+    """
+    # Both rows locked, the voided match first (as `match_replay_schedule` locks it): two
+    # links of one match queue, and the second sees the first.
+    found = {
+        row.pk: row
+        for row in Match.objects.select_for_update()
+        .select_related("matchday")
+        .filter(pk__in=[match_id, replay_id])
+        .order_by("pk")
+    }
+    original, replay = found.get(match_id), found.get(replay_id)
+    if original is None or replay is None:
+        raise RuleViolation("match_unknown", match=match_id if original is None else replay_id)
+    if original.replayed_by_id == replay.pk:
+        return original
+    if original.replayed_by_id is not None:
+        raise RuleViolation("match_replayed_already", match=str(original.matchday))
+    if original.voided_at is None:
+        raise RuleViolation("replay_match_not_void")
+    if replay.matchday_id == original.matchday_id:
+        raise RuleViolation("replay_same_matchday")
+    same = replay.matchday.competition_id == original.matchday.competition_id and {
+        replay.home_id,
+        replay.away_id,
+    } == {original.home_id, original.away_id}
+    if not same:
+        raise RuleViolation("replay_other_fixture")
+    _replay_link(original, replay)
+    return original
+
+
+def _replay_link(original: Match, replay: Match) -> None:
+    """Point locked, voided `original` to its `replay`: one history row, one refresh."""
     original.replayed_by = replay
     original.save(update_fields=["replayed_by"])
-    standings_refresh_on_commit(competition.pk)
-    return replay
+    standings_refresh_on_commit(original.matchday.competition_id)
 
 
 def _replay_matchday(
