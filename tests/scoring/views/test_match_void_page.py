@@ -103,3 +103,22 @@ def test_someone_who_does_not_direct_the_competition_cannot_void(client, played)
     response = client.post(manage(played.match_id), {"action": "void", "void-reason": "x"})
     assert response.status_code in (302, 403, 404)
     assert Match.objects.get(pk=played.match_id).voided_at is None
+
+
+def test_the_match_history_says_who_voided_why_and_that_a_replay_was_scheduled(
+    director_client, played
+):
+    history = reverse(
+        "match_history",
+        kwargs={"slug": played.match.matchday.competition.slug, "match_id": played.match_id},
+    )
+    match = Match.objects.get(pk=played.match_id)
+    rows = match.history.count()
+    director_client.post(manage(played.match_id), {"action": "void", "void-reason": "hall closed"})
+    director_client.post(manage(played.match_id), {"action": "void", "void-reason": "hall closed"})
+    director_client.post(manage(played.match_id), {"action": "replay", "replay-date": "2026-11-06"})
+    director_client.post(manage(played.match_id), {"action": "replay", "replay-date": "2026-11-06"})
+
+    assert match.history.count() == rows + 2  # the void, the replay's link: once each
+    page = text(director_client.get(history))
+    assert "Voided. Reason: hall closed" in page and "Replay scheduled" in page
