@@ -186,7 +186,9 @@ class GameAdmin(VoidAdminMixin, AdminInputMixin, ResultGuardAdmin, SimpleHistory
     form = GameAdminForm
     competition_lookup = "match__matchday__competition_id"
 
-    def void_row(self, row: Game, reason: str, user: Any) -> Any:
+    actions = ["void_selected"]
+
+    def void_row(self, row: Any, reason: str, user: Any) -> Any:
         # Voided with a reason (`game_void`, issue 22): the action and the row's void page.
         return game_void(game_id=row.pk, reason=reason, by=user)
 

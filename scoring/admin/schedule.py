@@ -262,7 +262,9 @@ class MatchAdmin(VoidAdminMixin, AdminInputMixin, DeletedByServiceAdmin):
     can't be deleted. A match is voided with a reason (`match_void`: the action and the
     row's void page); its replay is scheduled on the director's match page."""
 
-    def void_row(self, row: Match, reason: str, user: Any) -> Any:
+    actions = ["void_selected"]
+
+    def void_row(self, row: Any, reason: str, user: Any) -> Any:
         return match_void(match_id=row.pk, reason=reason, by=user)
 
     form = MatchAdminForm

@@ -5,14 +5,13 @@ and its history; it counts nowhere."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
-from django.db.models import Model, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -25,7 +24,7 @@ from scoring.rules import RuleViolation
 from troefclub.rule_messages import rule_message
 from troefclub.validators import validate_single_line_text
 
-VOID_FIELDS = ["voided_at", "void_reason", "voided_by", "void"]
+VOID_FIELDS = ("voided_at", "void_reason", "voided_by", "void")
 
 
 class VoidReasonForm(forms.Form):
@@ -41,10 +40,12 @@ class VoidReasonForm(forms.Form):
 
 class VoidAdminMixin:
     """`void_selected` (an action) and `<id>/void/` (a page) for a model whose rows are
-    voided by `void_row(row, reason, user)` (a service call raising RuleViolation)."""
+    voided by `void_row(row, reason, user)` (a service call raising RuleViolation). The
+    admin lists "void_selected" in its `actions`."""
 
-    actions = ["void_selected"]
-    void_row: Callable[[Any, Model, str, Any], Any]
+    def void_row(self, row: Any, reason: str, user: Any) -> Any:
+        """Void `row` through its service; raises RuleViolation."""
+        raise NotImplementedError
 
     @admin.display(description=_("void"))
     def void(self, row: Any) -> str:

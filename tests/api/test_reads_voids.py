@@ -33,7 +33,9 @@ def test_a_voided_match_and_its_replay_read_through_the_api(client: Client) -> N
 def test_a_voided_game_reads_voided_and_leaves_its_koppels_games(client: Client) -> None:
     _, matchday, entries = pairs_matchday(2)
     game = finished_game(pairs_game(matchday, entries[0], entries[1], table=1))
-    key = entries[0].team.key
+    koppel = entries[0].team
+    assert koppel is not None
+    key = koppel.key
     assert [row["id"] for row in ok(client, f"koppels/{key}/games/")["results"]] == [game.pk]
 
     game_void(game_id=game.pk, reason="wrong koppel")

@@ -151,13 +151,14 @@ def test_a_replay_is_refused(played, voided, where, code):
     if where == "busy":  # Kampoe plays on matchday 2 already
         third = match.matchday.competition.entries.order_by("pk")[2]
         Match.objects.create(matchday=later, home=match.home, away=third, table=1)
-    chosen = {
+    choices: dict[str, dict[str, Any]] = {
         "date": {"date": datetime.date(2026, 11, 6)},
         "both": {"date": datetime.date(2026, 11, 6), "matchday_id": later.pk},
         "neither": {},
         "same": {"matchday_id": match.matchday_id},
         "busy": {"matchday_id": later.pk},
-    }[where]
+    }
+    chosen = choices[where]
     with pytest.raises(RuleViolation) as caught:
         match_replay_schedule(match_id=played.match_id, **chosen)
     assert caught.value.code == code
