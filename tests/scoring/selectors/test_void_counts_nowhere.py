@@ -14,6 +14,7 @@ from rankings.profiles.koppels import koppel_games
 from rankings.profiles.players import player_games
 from rankings.seasons import season_data
 from rankings.services import rating_games
+from scoring.exports import results_dataset, standings_dataset
 from scoring.models import Game, Standing
 from scoring.selectors.highlights import match_top_koppels, matchday_highlights
 from scoring.selectors.results import competition_match_scores, competition_match_sums
@@ -179,3 +180,14 @@ def test_a_voided_game_leaves_its_club_match_total_and_the_top_koppels():
     assert competition_match_scores(competition=competition)[match.pk].away == 20
     lines = match_top_koppels(match=match)
     assert {line.koppel.pk for line in lines} == {second.team_a_id, second.team_b_id}
+
+
+def test_the_exports_leave_a_voided_match_out_of_the_standings_and_say_voided(scene):
+    standings_rebuild(competition_id=scene.competition.pk)
+
+    standings = standings_dataset(competition=scene.competition)
+    results = results_dataset(competition=scene.competition)
+
+    played = standings.headers.index("Played")
+    assert sorted(row[played] for row in standings) == [0, 0, 1, 1]
+    assert [row[-1] for row in results] == ["voided", "finished"]
