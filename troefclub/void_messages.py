@@ -15,6 +15,10 @@ def void_messages() -> dict[str, str]:
         "match_already_void": _("This match was voided already (%(voided_at)s: %(void_reason)s)."),
         "game_already_void": _("This game was voided already (%(voided_at)s: %(void_reason)s)."),
         "game_match_void": _("The whole match is voided already: none of its games counts."),
+        "game_voided": _(
+            "This game is voided (or its match is): it takes no more rounds, corrections or "
+            "confirmations. Its replay is another match."
+        ),
         "replay_needs_matchday_or_date": _(
             "Choose the matchday the replay is played on, or give the date of a new matchday "
             "(one of the two)."

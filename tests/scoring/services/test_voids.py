@@ -12,7 +12,7 @@ import pytest
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.services.voids import game_void, match_replay_schedule, match_void
-from tests.builders import finished_game, pairs_game, pairs_matchday
+from tests.builders import finished_game, pairs_game, pairs_matchday, record
 from tests.factories import MatchdayFactory, UserFactory
 from tests.refreshes import queued_refreshes
 from tournaments.models import Match
@@ -177,3 +177,15 @@ def test_a_match_is_replayed_once_and_a_voided_replay_is_replayed_in_turn(played
 
     assert second.replay_of == first and first.replay_of.pk == played.match_id
     assert list(Match.objects.counting().values_list("pk", flat=True)) == [second.pk]
+
+
+@pytest.mark.parametrize("void", [match_void, game_void])
+def test_a_voided_game_takes_no_more_rounds(void):
+    _, matchday, entries = pairs_matchday(2)
+    game = pairs_game(matchday, entries[0], entries[1], table=1)
+    target = game.match_id if void is match_void else game.pk
+    void(**{"match_id" if void is match_void else "game_id": target, "reason": "hall closed"})
+    with pytest.raises(RuleViolation) as caught:
+        record(game)
+    assert caught.value.code == "game_voided"
+    assert not game.rounds.exists()
