@@ -4,6 +4,7 @@ again (`scoring.services.voids`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
@@ -33,15 +34,16 @@ class MatchVoidForm(forms.Form):
 
 
 class GameVoidForm(forms.Form):
-    """Void one game of the match (`game_void`): the match's total follows."""
+    """Void one game of the match (`game_void`): the match's total follows. `games`: the
+    match's games that count, loaded with their koppels (the page has them already)."""
 
-    game = forms.ModelChoiceField(queryset=Game.objects.none(), label=_("Game"))
+    game = forms.TypedChoiceField(label=_("Game"), coerce=int)
     reason = _reason_field()
 
-    def __init__(self, *args: Any, games: QuerySet[Game], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, games: Sequence[Game], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        field = cast(forms.ModelChoiceField, self.fields["game"])
-        field.queryset = games
+        field = cast(forms.TypedChoiceField, self.fields["game"])
+        field.choices = [("", "—"), *((game.pk, str(game)) for game in games)]
 
 
 class ReplayForm(forms.Form):

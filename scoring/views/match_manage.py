@@ -26,7 +26,12 @@ from scoring.services.lineups import club_match_lineup_set
 from scoring.services.matches import match_forfeit_set
 from scoring.services.voids import game_void, match_replay_schedule, match_void
 from scoring.tokens import match_token
-from scoring.views.common import capped_text, match_context, match_page_context
+from scoring.views.common import (
+    GAME_TEAM_JOINS,
+    capped_text,
+    match_context,
+    match_page_context,
+)
 from scoring.views.competition_manage import Action
 from tournaments.lookups import match_for
 from tournaments.models import Competition, Match, Matchday
@@ -99,29 +104,27 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
                 "seen": seen,
             },
         )
-    context.update(_void_forms(match))
+    context.update(_void_forms(match, games))
     context.update(extra)
     return context
 
 
-def _void_forms(match: Match) -> dict[str, Any]:
+def _void_forms(match: Match, games: list[Game]) -> dict[str, Any]:
     """The void and replay forms the match's state allows: a void while it counts, a
     game's void while a game counts, a replay once voided and not yet replayed."""
     forms: dict[str, Any] = {}
     if match.voided_at is None:
         forms["void_form"] = MatchVoidForm(prefix="void")
-        games = _counting_games(match)
-        if games.exists():
-            forms["game_void_form"] = GameVoidForm(prefix="void_game", games=games)
+        counting = _counting(games)
+        if counting:
+            forms["game_void_form"] = GameVoidForm(prefix="void_game", games=counting)
     elif match.replayed_by_id is None:
         forms["replay_form"] = ReplayForm(prefix="replay", matchdays=_replay_matchdays(match))
     return forms
 
 
-def _counting_games(match: Match) -> Any:
-    return Game.objects.filter(match=match, voided_at__isnull=True).select_related(
-        "team_a", "team_b"
-    )
+def _counting(games: list[Game]) -> list[Game]:
+    return [game for game in games if game.voided_at is None]
 
 
 def _replay_matchdays(match: Match) -> Any:
@@ -143,11 +146,12 @@ def _void(request: HtmxHttpRequest, match: Match) -> HttpResponse:
 
 
 def _void_game(request: HtmxHttpRequest, match: Match) -> HttpResponse:
-    form = GameVoidForm(request.POST, prefix="void_game", games=_counting_games(match))
+    games = list(match.games.select_related(*GAME_TEAM_JOINS))
+    form = GameVoidForm(request.POST, prefix="void_game", games=_counting(games))
     if form.is_valid():
         try:
             game_void(
-                game_id=form.cleaned_data["game"].pk,
+                game_id=form.cleaned_data["game"],
                 reason=form.cleaned_data["reason"],
                 by=request.user,
             )
