@@ -68,7 +68,8 @@ class TriggersKept(migrations.operations.base.Operation):
         self, app_label: str, schema_editor: Any, from_state: Any, to_state: Any
     ) -> None:
         def run() -> None:
-            states = [from_state]
+            # The states between the operations, from the state before them (`to_state`).
+            states = [to_state]
             for operation in self.operations:
                 after = states[-1].clone()
                 operation.state_forwards(app_label, after)
