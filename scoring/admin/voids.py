@@ -96,6 +96,7 @@ class VoidAdminMixin:
         if confirmed and form.is_valid():
             voided = 0
             for row in rows:
+                was_voided = row.voided_at is not None
                 try:
                     self.void_row(row, form.cleaned_data["reason"], request.user)
                 except RuleViolation as exc:
@@ -103,6 +104,8 @@ class VoidAdminMixin:
                         request, f"{row}: {rule_message(exc)}", messages.WARNING
                     )
                 else:
+                    if was_voided:  # voided already, with this reason: nothing written
+                        continue
                     admin_self.log_change(request, row, [{"changed": {"fields": ["voided"]}}])
                     voided += 1
             admin_self.message_user(

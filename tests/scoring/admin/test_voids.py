@@ -5,6 +5,7 @@ stays, with who voided it."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
 from scoring.models import Game
@@ -60,3 +61,19 @@ def test_the_void_action_asks_why_then_voids_the_selected_matches(admin_client, 
 
     assert response.status_code == 302 and "2 rows voided." in said(response)
     assert set(Match.objects.values_list("void_reason", flat=True)) == {"bad night"}
+
+
+def test_the_same_void_again_in_the_admin_writes_nothing(
+    admin_client, played, django_capture_on_commit_callbacks
+):
+    url = reverse("admin:tournaments_match_void", args=[played[0].match_id])
+    admin_client.post(url, {"void_confirm": "yes", "reason": "hall closed"})
+    match = Match.objects.get(pk=played[0].match_id)
+    rows, logged = match.history.count(), LogEntry.objects.count()
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = admin_client.post(url, {"void_confirm": "yes", "reason": "hall closed"})
+
+    assert "0 rows voided." in said(response)
+    assert (match.history.count(), LogEntry.objects.count()) == (rows, logged)
+    assert queued_refreshes(callbacks) == []
