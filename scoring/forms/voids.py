@@ -40,7 +40,7 @@ class GameVoidForm(forms.Form):
     game = forms.TypedChoiceField(label=_("Game"), coerce=int)
     reason = _reason_field()
 
-    def __init__(self, *args: Any, games: Sequence[Game], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, games: Sequence[Game] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = cast(forms.TypedChoiceField, self.fields["game"])
         field.choices = [("", "—"), *((game.pk, str(game)) for game in games)]
@@ -63,7 +63,9 @@ class ReplayForm(forms.Form):
         help_text=_("Only for a new matchday: it is added after the last one."),
     )
 
-    def __init__(self, *args: Any, matchdays: QuerySet[Matchday], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, matchdays: QuerySet[Matchday] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         field = cast(forms.ModelChoiceField, self.fields["matchday"])
-        field.queryset = matchdays
+        field.queryset = matchdays if matchdays is not None else Matchday.objects.none()
