@@ -11,6 +11,7 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
+from scoring.services.matches import match_delete
 from scoring.services.voids import game_void, match_replay_schedule, match_void
 from tests.builders import finished_game, pairs_game, pairs_matchday, record
 from tests.factories import MatchdayFactory, UserFactory
@@ -189,3 +190,15 @@ def test_a_voided_game_takes_no_more_rounds(void):
         record(game)
     assert caught.value.code == "game_voided"
     assert not game.rounds.exists()
+
+
+def test_a_replay_deleted_before_it_is_played_leaves_its_match_voided_and_replayable(played):
+    match_void(match_id=played.match_id, reason="hall closed")
+    replay = match_replay_schedule(match_id=played.match_id, date=datetime.date(2026, 11, 6))
+
+    match_delete(match_id=replay.pk)
+
+    original = Match.objects.get(pk=played.match_id)
+    assert original.replayed_by is None and original.void_reason == "hall closed"
+    again = match_replay_schedule(match_id=played.match_id, date=datetime.date(2026, 11, 13))
+    assert Match.objects.get(pk=played.match_id).replayed_by == again
