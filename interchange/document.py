@@ -39,6 +39,7 @@ class _Game:
     closed: bool
     confirmed: bool = False
     pk: int | None = None
+    voided: tuple[datetime.datetime, str] | None = None  # when, why (issue 22)
 
 
 @dataclass
@@ -52,6 +53,8 @@ class _Match:
     forfeit: tuple[Forfeit, str, Match.ForfeitCause] | None = None  # side, reason, cause
     pairing_reason: dict[str, Any] = field(default_factory=dict)
     instance: Match | None = None
+    voided: tuple[datetime.datetime, str] | None = None  # when, why (issue 22)
+    replay_of: tuple[int, str] | None = None  # the voided match's matchday number, slug
 
     @property
     def slug(self) -> str:

@@ -286,11 +286,13 @@ def _deductions(competition: Competition) -> list[Deduction]:
 def _matchdays_export(competition: Competition, games: list[Game]) -> list[dict[str, Any]]:
     """The `matchdays` with their matches, games, rounds and byes (four queries)."""
     matchdays = list(competition.matchdays.order_by("number"))
-    matches = (
+    matches = list(
         Match.objects.filter(matchday__competition=competition)
-        .select_related("home__team", "home__club", "away__team", "away__club")
+        .select_related("matchday", "home__team", "home__club", "away__team", "away__club")
         .order_by("pk")
     )
+    # Which voided match each replay replays (issue 22), named as the file names matches.
+    replayed = {match.replayed_by_id: match for match in matches if match.replayed_by_id}
     rounds = _rounds_by_game(competition)
     byes = _byes_by_matchday(competition)
     games_by_match: dict[int, list[Game]] = {}
@@ -299,6 +301,9 @@ def _matchdays_export(competition: Competition, games: list[Game]) -> list[dict[
     matches_by_day: dict[int, list[dict[str, Any]]] = {}
     for match in matches:
         row = _match_export(match, games_by_match.get(match.pk), rounds)
+        if match.pk in replayed:
+            original = replayed[match.pk]
+            row["replay_of"] = {"matchday": original.matchday.number, "match": original.slug}
         matches_by_day.setdefault(match.matchday_id, []).append(row)
     return [
         _matchday_export(md, matches_by_day.get(md.pk, []), byes.get(md.pk)) for md in matchdays
@@ -336,7 +341,15 @@ def _match_export(
         row["forfeit"] = _forfeit_export(match)
     if match.pairing_reason:
         row["pairing_reason"] = match.pairing_reason
+    if match.voided_at is not None:
+        row["voided"] = _voided_export(match.voided_at, match.void_reason)
     return row
+
+
+def _voided_export(at: datetime.datetime, reason: str) -> dict[str, Any]:
+    """A voided deduction's, match's or game's `voided` (kept, not left out: an export is
+    also the backup taken before a --replace)."""
+    return {"at": at.astimezone(datetime.UTC).isoformat(), "reason": reason}
 
 
 def _forfeit_export(match: Match) -> dict[str, Any]:
@@ -371,6 +384,8 @@ def _game_export(game: Game, rounds: list[dict[str, Any]]) -> dict[str, Any]:
         row["closed"] = True
     if game.confirmed_at is not None:
         row["confirmed"] = True
+    if game.voided_at is not None:
+        row["voided"] = _voided_export(game.voided_at, game.void_reason)
     return row
 
 
@@ -384,11 +399,7 @@ def _deduction_export(deduction: Deduction) -> dict[str, Any]:
         row["matchday"] = deduction.match.matchday.number
         row["match"] = deduction.match.slug
     if deduction.voided_at is not None:
-        # Kept, not left out: an export is also the backup taken before a --replace.
-        row["voided"] = {
-            "at": deduction.voided_at.astimezone(datetime.UTC).isoformat(),
-            "reason": deduction.void_reason,
-        }
+        row["voided"] = _voided_export(deduction.voided_at, deduction.void_reason)
     return row
 
 

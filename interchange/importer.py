@@ -29,6 +29,7 @@ from interchange.errors import InterchangeError
 from interchange.exporter import competition_export
 from interchange.load import results_load, rows_create
 from interchange.parse import document_check
+from interchange.voids import voids_apply
 from interchange.withdrawals import withdrawals_load
 from rankings.merge import players_merged
 from rankings.season_refresh import season_rankings_refresh_on_commit
@@ -220,6 +221,7 @@ def _competition_write(
         progress=progress,
     )
     withdrawals_load(doc, entries)
+    voids_apply(doc)  # voided matches and games, replays linked (issue 22)
     standings_rebuild(competition_id=competition.pk)
     ratings_refresh_on_commit()  # its games (and a replaced competition's) move the ratings
     tables_analyze_on_commit(tables=written_tables(IMPORT_WRITES))

@@ -312,6 +312,7 @@ def _plan_game(
         seat_3_id=seat_ids[2],
         seat_4_id=seat_ids[3],
     )
+    game.pk = instance.pk  # the file's game finds its row (a void: `interchange.voids`)
     columns = plan.games.columns
     history = plan.game_history
     plan.record(history, _snapshot(instance, columns), "+")

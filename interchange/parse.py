@@ -32,6 +32,10 @@ Competition formats (docs/interchange.md has the whole format with examples):
   "director|lineup", default "director", says who forfeited), `matches[].pairing_reason`
   (an object, stored as is).
 - `games[].confirmed` (bool, default false; as `scoring.services.confirmations.game_confirm`).
+- `matches[].voided`, `games[].voided` ({"at", "reason"}, as a deduction's: voided by
+  `scoring.services.voids.match_void` / `game_void`) and `matches[].replay_of`
+  ({"matchday": number, "match": "home-away"}: the voided match this one replays, linked
+  by `match_replay_link`), issue 22.
 - top-level `deductions` ([{"entry", "points", "reason", "matchday", "match", "voided"}],
   as `tournaments.services.deductions.deduction_add` adds them, and `deduction_void` when `voided`
   gives {"at", "reason"}) and `squads` ([{"club", "season", "locked_on",
@@ -69,7 +73,7 @@ from interchange.constants import (
 )
 from interchange.document import _Deduction, _Document, _Match, _Squad
 from interchange.errors import InterchangeError, _violation
-from interchange.parse_schedule import _parse_matchdays
+from interchange.parse_schedule import _parse_matchdays, parse_voided
 from interchange.values import (
     _check_values,
     _choice,
@@ -429,25 +433,8 @@ def _deduction_match(item: _Object, doc: _Document, entry: str) -> _Match | None
 
 
 def _parse_voided(item: _Object) -> tuple[datetime.datetime, str] | None:
-    """A deduction's optional `voided`: {"at": ISO 8601 time with its UTC offset, "reason"}."""
-    if not item.has("voided"):
-        return None
-    voided = item.obj("voided", ("at", "reason"))
-    raw = voided.text("at", max_length=40)
-    try:
-        at = datetime.datetime.fromisoformat(raw)
-    except ValueError:
-        at = None
-    if at is None or at.tzinfo is None:
-        raise InterchangeError(
-            voided.place,
-            _("“at” must be a time with its UTC offset like 2026-10-02T21:15:00+00:00, "
-              "not “%(value)s”") % {"value": _show(raw)},
-        )  # fmt: skip
-    reason = voided.text("reason", max_length=200)
-    if not reason.strip():
-        raise InterchangeError(voided.place, _("“reason” must say why it was voided"))
-    return at, reason
+    """A deduction's optional `voided` (`interchange.parse_schedule.parse_voided`)."""
+    return parse_voided(item)
 
 
 def _squad_place(item: Any, position: int) -> str:

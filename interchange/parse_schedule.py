@@ -9,6 +9,7 @@ sitting, a player at one place.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -170,7 +171,12 @@ def _json_object(item: _Object, key: str) -> dict[str, Any]:
 
 def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _Match:
     item = _Object(
-        raw, place, ("home", "away", "games", "totals", "table", "forfeit", "pairing_reason")
+        raw,
+        place,
+        (
+            *("home", "away", "games", "totals", "table", "forfeit", "pairing_reason"),
+            *("voided", "replay_of"),
+        ),
     )
     home = item.text("home", max_length=64)
     away = item.text("away", max_length=64)
@@ -199,8 +205,45 @@ def _parse_match(raw: Any, place: str, doc: _Document, matchday_place: str) -> _
     )
     if item.has("forfeit"):
         match.forfeit = _parse_forfeit(item)
+    match.voided = parse_voided(item)
+    match.replay_of = _parse_replay_of(item)
     _parse_games(item, doc, match)
     return match
+
+
+def parse_voided(item: _Object) -> tuple[datetime.datetime, str] | None:
+    """An optional `voided`: {"at": ISO 8601 time with its UTC offset, "reason"} (a
+    deduction's, a match's, a game's)."""
+    if not item.has("voided"):
+        return None
+    voided = item.obj("voided", ("at", "reason"))
+    raw = voided.text("at", max_length=40)
+    try:
+        at = datetime.datetime.fromisoformat(raw)
+    except ValueError:
+        at = None
+    if at is None or at.tzinfo is None:
+        raise InterchangeError(
+            voided.place,
+            _("“at” must be a time with its UTC offset like 2026-10-02T21:15:00+00:00, "
+              "not “%(value)s”") % {"value": _show(raw)},
+        )  # fmt: skip
+    reason = voided.text("reason", max_length=200)
+    if not reason.strip():
+        raise InterchangeError(voided.place, _("“reason” must say why it was voided"))
+    return at, reason
+
+
+def _parse_replay_of(item: _Object) -> tuple[int, str] | None:
+    """A replay's optional `replay_of`: {"matchday": number, "match": "home-away"}, the
+    voided match it replays (found once every matchday is read: `interchange.voids`)."""
+    if not item.has("replay_of"):
+        return None
+    replay_of = item.obj("replay_of", ("matchday", "match"))
+    return (
+        replay_of.integer("matchday", minimum=1),
+        replay_of.text("match", max_length=130),
+    )
 
 
 def _parse_forfeit(item: _Object) -> tuple[Forfeit, str, Match.ForfeitCause]:
@@ -297,6 +340,7 @@ GAME_FIELDS = (
     "totals",
     "closed",
     "confirmed",
+    "voided",
 )
 
 
@@ -314,6 +358,7 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
     item.place = place = _join(match.place, name)
     team_a, team_b, a_is_home, seats = _game_seating(item, doc, match)
     totals, rounds = _game_results(item, doc)
+    voided = parse_voided(item)
     return _Game(
         place=place,
         table=table,
@@ -326,6 +371,7 @@ def _parse_game(raw: Any, place: str, doc: _Document, match: _Match, sittings: b
         totals=totals,
         closed=item.boolean("closed", default=False),
         confirmed=item.boolean("confirmed", default=False),
+        voided=voided,
     )
 
 

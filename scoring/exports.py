@@ -134,6 +134,8 @@ def standings_dataset(*, competition: Competition) -> tablib.Dataset:
 
 def _match_status(score: MatchScore, started: bool) -> str:
     """A match's state in words, as the pages say it."""
+    if score.voided:
+        return _("voided")  # counts nowhere (issue 22): the standings export leaves it out
     if score.forfeit:
         return str(Match.Forfeit(score.forfeit).label)
     if score.reported:

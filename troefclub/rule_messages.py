@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from scoring.rules import RuleViolation
 from troefclub.bidi import isolated_text
 from troefclub.rule_messages_withdrawals import withdrawal_messages
+from troefclub.void_messages import void_messages
 from troefclub.writes import integrity_violation
 
 RESULT_LABELS = {
@@ -533,7 +534,11 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
     for key in NAME_PARAMS.intersection(params):  # a name can't turn the sentence (issue 19)
         if not isinstance(params[key], int | float):
             params[key] = isolated_text(params[key])
-    template = _messages().get(exc.code) or withdrawal_messages().get(exc.code)
+    template = (
+        _messages().get(exc.code)
+        or withdrawal_messages().get(exc.code)
+        or void_messages().get(exc.code)
+    )
     placed = _placed_messages().get(exc.code)
     # Without the params that say who and where (a trigger's error), the plain words.
     if placed is not None and set(re.findall(r"%\((\w+)\)", placed)) <= params.keys():

@@ -23,7 +23,7 @@ from scoring.tokens import game_token, match_token
 from tournaments.models import Match, Matchday, Player, Team
 
 GAME_STATES = ["not_started", "in_play", "awaiting_confirmation", "confirmed", "finished"]
-MATCH_STATES = ["not_started", "in_play", "awaiting_confirmation", "finished"]
+MATCH_STATES = ["not_started", "in_play", "awaiting_confirmation", "finished", "voided"]
 FORFEITS = ["home", "away", "both"]
 SIDES = ["a", "b"]
 
@@ -64,7 +64,10 @@ def match_state(score: MatchScore) -> str:
     """A match's public state from its score (`competition_match_scores`): ``finished``
     once it counts (forfeited, reported totals, or every game over and confirmed where
     asked), ``awaiting_confirmation`` when only confirmations are missing, ``in_play``
-    once a game has points, else ``not_started`` (no games yet, or all open at 0–0)."""
+    once a game has points, else ``not_started`` (no games yet, or all open at 0–0);
+    ``voided`` once the director voided it (it counts nowhere, issue 22)."""
+    if score.voided:
+        return "voided"
     if score.finished:
         return "finished"
     if score.games == 0 or score.not_started:
@@ -110,9 +113,10 @@ class FixtureSerializer(serializers.ModelSerializer):
     (number), its `table` (the match's, else its first game's; null: none yet), the `home`
     and `away` entries, its `state`, the `score` once known (game points summed over its
     games, reported totals or the forfeit score; null while not started), how many games it
-    has (`game_count`), the `forfeit` side (null: none) with its `forfeit_reason`, and
-    whether the score is `reported` (known only as totals). Needs `scores` (by match id)
-    in the context."""
+    has (`game_count`), the `forfeit` side (null: none) with its `forfeit_reason`,
+    whether the score is `reported` (known only as totals), whether the director `voided`
+    it (it counts nowhere) with its `void_reason`, and the match that replays it
+    (`replayed_by`, an id; null: none). Needs `scores` (by match id) in the context."""
 
     competition = serializers.CharField(source="matchday.competition.slug", read_only=True)
     matchday = serializers.IntegerField(source="matchday.number", read_only=True)
@@ -125,6 +129,8 @@ class FixtureSerializer(serializers.ModelSerializer):
     forfeit = serializers.SerializerMethodField()
     forfeit_reason = serializers.SerializerMethodField()
     reported = serializers.SerializerMethodField()
+    voided = serializers.SerializerMethodField()
+    replayed_by = serializers.IntegerField(source="replayed_by_id", read_only=True, allow_null=True)
 
     class Meta:
         model = Match
@@ -141,7 +147,11 @@ class FixtureSerializer(serializers.ModelSerializer):
             "forfeit",
             "forfeit_reason",
             "reported",
+            "voided",
+            "void_reason",
+            "replayed_by",
         ]
+        read_only_fields = ["void_reason"]
 
     def _score(self, match: Match) -> MatchScore:
         score: MatchScore = self.context["scores"][match.pk]
@@ -174,13 +184,17 @@ class FixtureSerializer(serializers.ModelSerializer):
     def get_reported(self, match: Match) -> bool:
         return self._score(match).reported
 
+    def get_voided(self, match: Match) -> bool:
+        return match.voided_at is not None
+
 
 class GameSerializer(serializers.ModelSerializer):
     """A game in a list: `id`, where it was played (`competition` slug, `matchday` number,
     `date`, `match` id, `table`, `sitting`), `koppel_a` and `koppel_b`, whether koppel A
     plays for the home side, the `score` (game points, A and B), `status` (open, finished,
-    closed by the director), its public `state` and whether it is known only by its totals
-    (`by_totals`)."""
+    closed by the director), its public `state`, whether it is known only by its totals
+    (`by_totals`) and whether the director `voided` it (it counts nowhere; its match's
+    total leaves it out) with its `void_reason`."""
 
     competition = serializers.CharField(source="match.matchday.competition.slug", read_only=True)
     matchday = serializers.IntegerField(source="match.matchday.number", read_only=True)
@@ -191,6 +205,7 @@ class GameSerializer(serializers.ModelSerializer):
     score = serializers.SerializerMethodField()
     state = serializers.SerializerMethodField()
     by_totals = serializers.BooleanField(read_only=True)
+    voided = serializers.BooleanField(source="is_voided", read_only=True)
 
     class Meta:
         model = Game
@@ -209,7 +224,10 @@ class GameSerializer(serializers.ModelSerializer):
             "status",
             "state",
             "by_totals",
+            "voided",
+            "void_reason",
         ]
+        read_only_fields = ["void_reason"]
 
     @extend_schema_field(SidesSerializer)
     def get_score(self, game: Game) -> dict[str, int]:

@@ -23,10 +23,12 @@ from django.utils.translation import ngettext, ngettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.admin.guards import NAMED_ROWS, ResultGuardAdmin, rows_named
+from scoring.admin.voids import VOID_FIELDS, VoidAdminMixin
 from scoring.models import Game, Round, Standing
 from scoring.rules import RuleViolation, pairs_match_games_violations, sitting_koppels_violations
 from scoring.selectors.sheet import game_setup_check
 from scoring.services.table import game_links_koppels_follow
+from scoring.services.voids import game_void
 from tournaments.models import Competition, Match, Team
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message
@@ -172,7 +174,7 @@ PAIRS_GAME_KEPT = ngettext_lazy(
 
 
 @admin.register(Game)
-class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
+class GameAdmin(VoidAdminMixin, AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
     """Games: who plays where. Once a game holds a result (rounds, totals, or over) its
     place, koppels and seats are fixed and it can't be deleted; every save or delete
     refreshes its competition's table (a game added or gone changes whether its match is
@@ -183,6 +185,13 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
 
     form = GameAdminForm
     competition_lookup = "match__matchday__competition_id"
+
+    actions = ["void_selected"]
+
+    def void_row(self, row: Any, reason: str, user: Any) -> Any:
+        # Voided with a reason (`game_void`, issue 22): the action and the row's void page.
+        return game_void(game_id=row.pk, reason=reason, by=user)
+
     # Every field the form edits: a game's place, koppels and seats are its result's frame.
     locked_fields = GameAdminForm.Meta.fields
     locked_message = _(
@@ -198,7 +207,11 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
         "score_a",
         "score_b",
     ]
-    list_filter = ["status", "match__matchday__competition"]
+    list_filter = [
+        "status",
+        "match__matchday__competition",
+        ("voided_at", admin.EmptyFieldListFilter),
+    ]
     list_select_related = [
         "match__matchday__competition",
         "match__home__team__player_1",
@@ -223,7 +236,7 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
         "team_b__player_2__name",
     ]
     autocomplete_fields = ["match", "team_a", "team_b", "seat_1", "seat_2", "seat_3", "seat_4"]
-    readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet", "rounds"]
+    readonly_fields = [*DERIVED_GAME_FIELDS, "a_is_home", "score_sheet", "rounds", *VOID_FIELDS]
 
     fieldsets = [
         (None, {"fields": ["match", "sitting", "table", "team_a", "team_b", "a_is_home"]}),
@@ -245,6 +258,15 @@ class GameAdmin(AdminInputMixin, ResultGuardAdmin, SimpleHistoryAdmin):
                     ("total_a", "total_b"),
                     ("confirmed_at", "confirmed_by"),
                 ],
+            },
+        ),
+        (
+            _("Void (read-only)"),
+            {
+                "description": _(
+                    "A voided game counts nowhere; its match's total counts the other games."
+                ),
+                "fields": VOID_FIELDS,
             },
         ),
     ]

@@ -22,9 +22,11 @@ from django.utils.translation import ngettext_lazy
 from scoring.admin.competitions import RESULTS_READ_ONLY, SCHEDULE_READ_ONLY
 from scoring.admin.entries import entry_joins
 from scoring.admin.guards import DeletedByServiceAdmin, ResultGuardAdmin, service_deleted_objects
+from scoring.admin.voids import VOID_FIELDS, VoidAdminMixin
 from scoring.models import Game
 from scoring.rules import RuleViolation, found_at_bye, matchday_places_violations
 from scoring.services.matches import bye_add, bye_delete, match_create, match_delete
+from scoring.services.voids import match_void
 from tournaments.models import Bye, Competition, Entry, Match, Matchday
 from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
@@ -253,11 +255,17 @@ class MatchAdminForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
+class MatchAdmin(VoidAdminMixin, AdminInputMixin, DeletedByServiceAdmin):
     """Matches. A new one is made by `match_create` (its table; a pairs match's game) and
     one goes by `match_delete`. Its matchday, home and away are fixed once it has games or
     a result, and one with a result (reported totals, a forfeit, a game with a result)
-    can't be deleted."""
+    can't be deleted. A match is voided with a reason (`match_void`: the action and the
+    row's void page); its replay is scheduled on the director's match page."""
+
+    actions = ["void_selected"]
+
+    def void_row(self, row: Any, reason: str, user: Any) -> Any:
+        return match_void(match_id=row.pk, reason=reason, by=user)
 
     form = MatchAdminForm
     competition_lookup = "matchday__competition_id"
@@ -277,8 +285,9 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
         "total_home",
         "total_away",
         "forfeit",
+        "voided_at",
     ]
-    list_filter = ["matchday__competition", "forfeit"]
+    list_filter = ["matchday__competition", "forfeit", ("voided_at", admin.EmptyFieldListFilter)]
     list_select_related = [
         "matchday__competition",
         "home__team__player_1",
@@ -306,6 +315,8 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
         "forfeit_reason",
         "forfeited_by",
         "pairing_reason",
+        *VOID_FIELDS,
+        "replayed_by",
     ]
     fieldsets = [
         (
@@ -330,6 +341,16 @@ class MatchAdmin(AdminInputMixin, DeletedByServiceAdmin):
             {
                 "description": SCHEDULE_READ_ONLY,
                 "fields": ["table", "forfeit", "forfeit_reason", "forfeited_by", "pairing_reason"],
+            },
+        ),
+        (
+            _("Void and replay (read-only)"),
+            {
+                "description": _(
+                    "A voided match counts nowhere; its replay is scheduled on the director's "
+                    "match page."
+                ),
+                "fields": [*VOID_FIELDS, "replayed_by"],
             },
         ),
     ]

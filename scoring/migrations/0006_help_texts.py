@@ -11,7 +11,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from troefclub.migration_operations import AlterFieldText
+from troefclub.migration_ops import AlterFieldText
 
 _0003 = importlib.import_module("scoring.migrations.0003_game_places")
 

@@ -5,8 +5,17 @@ save().
 """
 
 # Django finds an app's models here; callers import them from here too.
-from scoring.models.games import Game, Round
+from scoring.models.games import Game, Round, game_counts_q, game_counts_sql
 from scoring.models.standings import STANDING_COLUMNS, Standing
 from scoring.models.table import GameDispute, GameLink
 
-__all__ = ["Game", "GameDispute", "GameLink", "Round", "STANDING_COLUMNS", "Standing"]
+__all__ = [
+    "Game",
+    "GameDispute",
+    "GameLink",
+    "Round",
+    "STANDING_COLUMNS",
+    "Standing",
+    "game_counts_q",
+    "game_counts_sql",
+]

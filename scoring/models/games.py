@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import Result, Side
-from tournaments.models import Competition, Match, Player, Team
+from tournaments.models import Competition, Match, Player, Team, match_counts_q
 from troefclub.history import HistoricalRecords
 from troefclub.rule_messages import RESULT_LABELS
 
@@ -34,8 +34,38 @@ SEATS_DISTINCT = (
 )
 
 
+def game_counts_q(prefix: str = "", *, match: bool = True) -> Q:
+    """The condition "this game counts" (standings, rankings, ratings, highlights,
+    profiles), as a `Q` on `Game` or, with `prefix` ("games__"), through a relation: the
+    game is not voided and its match counts (`tournaments.models.match_counts_q`: the one
+    definition of a counting match, issue 22). `match=False` leaves the match out, for a
+    reader that starts from matches already counting (the standings' sums). Whether the
+    game is over (and confirmed) is the reader's business
+    (`scoring.selectors.counted.games_counted`)."""
+    own = Q(**{f"{prefix}voided_at__isnull": True})
+    return own & match_counts_q(f"{prefix}match__") if match else own
+
+
+def game_counts_sql(alias: str) -> str:
+    """`game_counts_q` for the game's own row, as SQL on the game table aliased `alias`;
+    a statement joining the match adds `tournaments.models.match_counts_sql` for it."""
+    return f"{alias}.voided_at IS NULL"
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    """`Game.objects`: `counting()` is the games that count (`game_counts_q`)."""
+
+    def counting(self) -> GameQuerySet:
+        """The games that count anywhere: neither the game nor its match voided."""
+        return self.filter(game_counts_q())
+
+
 class Game(models.Model):
     """Two koppels at one table in one sitting of a match.
+
+    A voided game (`voided_at`, `void_reason`, `voided_by`: issue 22) stays on its match's
+    page and in the history, but counts nowhere, its match's total included
+    (`game_counts_q`).
 
     `seat_1..4` are the players clockwise (seats 1 and 3 are `team_a`), needed when callers
     are recorded. `total_a/b` hold totals entered instead of rounds. `score_*`, `kaps_*`,
@@ -193,6 +223,33 @@ class Game(models.Model):
         _("baunies B"), default=0, help_text=_("Baunies koppel B made.")
     )
 
+    voided_at = models.DateTimeField(
+        _("voided at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the director voided the game: it stays on the match's page but counts "
+            "nowhere, the match's total included. Empty: it counts."
+        ),
+    )
+    void_reason = models.CharField(
+        _("why it was voided"),
+        max_length=200,
+        blank=True,
+        help_text=_("Given when voiding, e.g. “wrong koppel at the table”."),
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("voided by"),
+        help_text=_("The director who voided it; empty for an import."),
+    )
+
+    objects = GameQuerySet.as_manager()
+
     history = HistoricalRecords()
 
     class Meta:
@@ -259,6 +316,12 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(confirmed_side__in=["", "a", "b"]), name="game_confirmed_side_valid"
             ),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True, void_reason="")
+                | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                name="game_void_has_reason",
+                violation_error_message=_("Voiding a game needs a reason."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -277,6 +340,12 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.OPEN
+
+    @property
+    def is_voided(self) -> bool:
+        """Whether the director voided the game itself (its match may be voided too:
+        `game_counts_q` says whether it counts)."""
+        return self.voided_at is not None
 
     @property
     def by_totals(self) -> bool:

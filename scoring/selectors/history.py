@@ -166,6 +166,13 @@ def changed_fields(record: Any, previous: Any) -> dict[str, tuple[Any, Any]]:
     return {change.field: (change.old, change.new) for change in delta.changes}
 
 
+def void_words(record: Any, changed: dict[str, tuple[Any, Any]]) -> list[str]:
+    """A match's or game's void (issue 22) in words, if `record` voided it."""
+    if "voided_at" not in changed or record.voided_at is None:
+        return []
+    return [_("Voided. Reason: %(reason)s") % {"reason": record.void_reason}]
+
+
 def history_event(record: Any, what: str, details: Iterable[str] = (), **extra: Any) -> Event:
     user = record.history_user
     who = (user.get_full_name() or user.get_username()) if user is not None else ""
@@ -388,6 +395,7 @@ def game_event(record: Any, previous: Any, names: Names) -> Event | None:
             details.append(_("game over"))
         else:
             details.append(_("in play again"))
+    whats += void_words(record, changed)
     at_table = ""
     if "confirmed_at" in changed:
         if record.confirmed_at is not None:

@@ -23,6 +23,7 @@ from scoring.selectors.history import (
     history_of,
     merged_lines,
     score_text,
+    void_words,
     with_previous,
 )
 from tournaments.models import Bye, Deduction, Match
@@ -89,6 +90,9 @@ def _match_event(record: Any, previous: Any, names: Names) -> Event | None:
         reason = pairing_reason_message(record.pairing_reason)
         if reason:
             details.append(reason)
+    whats += void_words(record, changed)
+    if "replayed_by" in changed and record.replayed_by_id is not None:
+        whats.append(_("Replay scheduled"))
     if not whats and not details:
         return None  # a record that changed nothing: only in history kept before issue 19
     return history_event(record, "; ".join(whats) or _("Pairing reason changed"), details)

@@ -14,12 +14,24 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db import connections
-from django.db.models import Case, Count, Exists, F, Model, OuterRef, Q, QuerySet, Sum, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    Model,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    When,
+)
 
-from scoring.models import Game
+from scoring.models import Game, game_counts_q, game_counts_sql
 from scoring.rules import Forfeit
 from scoring.rules.standings import OutcomeRow
-from tournaments.models import Bye, Competition, Match, Matchday
+from tournaments.models import Bye, Competition, Match, Matchday, match_counts_sql
 
 _M = TypeVar("_M", bound=Model)
 
@@ -91,10 +103,13 @@ class MatchScore:
     awaiting: int = 0
     forfeit: str = ""
     forfeit_reason: str = ""
+    voided: bool = False
 
     @property
     def finished(self) -> bool:
-        """Whether the match counts in the standings."""
+        """Whether the match counts in the standings: never once voided (issue 22)."""
+        if self.voided:
+            return False
         if self.forfeit or self.reported:
             return True
         return self.games > 0 and self.open_games == 0 and self.awaiting == 0
@@ -138,10 +153,12 @@ def competition_match_scores(
     only its own games, whatever the size of the competition); both None: every match.
 
     A forfeited match scores the competition's forfeit score (to the winner / to the side
-    that forfeits), whatever was played.
+    that forfeits), whatever was played. A voided game is left out of its match's score; a
+    voided match keeps the score it had, for its page, marked `voided` (it is never
+    `finished`: it counts nowhere, issue 22).
     """
     match_filter = Q(matchday__competition=competition)
-    game_filter = Q(match__matchday__competition=competition)
+    game_filter = Q(match__matchday__competition=competition) & game_counts_q(match=False)
     if matchday is not None:
         match_filter &= Q(matchday=matchday)
         game_filter &= Q(match__matchday=matchday)
@@ -183,12 +200,24 @@ def competition_match_scores(
         )
     scores: dict[int, MatchScore] = {}
     matches = Match.objects.filter(match_filter).values_list(
-        "pk", "home_id", "away_id", "total_home", "total_away", "forfeit", "forfeit_reason"
+        "pk",
+        "home_id",
+        "away_id",
+        "total_home",
+        "total_away",
+        "forfeit",
+        "forfeit_reason",
+        "voided_at",
     )
-    for pk, home_id, away_id, total_home, total_away, forfeit, forfeit_reason in matches:
+    for pk, home_id, away_id, total_home, total_away, forfeit, forfeit_reason, voided in matches:
         if not forfeit and total_home is not None and total_away is not None:
             scores[pk] = MatchScore(
-                home_id=home_id, away_id=away_id, home=total_home, away=total_away, reported=True
+                home_id=home_id,
+                away_id=away_id,
+                home=total_home,
+                away=total_away,
+                reported=True,
+                voided=voided is not None,
             )
             continue
         summed = sums[pk]
@@ -212,6 +241,7 @@ def competition_match_scores(
             awaiting=awaiting,
             forfeit=forfeit,
             forfeit_reason=forfeit_reason if forfeit else "",
+            voided=voided is not None,
         )
     return scores
 
@@ -262,15 +292,18 @@ _MATCH_SUM_COLUMNS = (
 
 
 def _home_side(field: str) -> Case:
-    """The home side's value of a game column (`score`, `kaps`, `baunies`) in SQL."""
+    """The home side's value of a counting game's column (`score`, `kaps`, `baunies`) in
+    SQL (`counted`: the games that count, `competition_match_sums`)."""
     return Case(
-        When(games__a_is_home=True, then=F(f"games__{field}_a")), default=F(f"games__{field}_b")
+        When(counted__a_is_home=True, then=F(f"counted__{field}_a")),
+        default=F(f"counted__{field}_b"),
     )
 
 
 def _away_side(field: str) -> Case:
     return Case(
-        When(games__a_is_home=True, then=F(f"games__{field}_b")), default=F(f"games__{field}_a")
+        When(counted__a_is_home=True, then=F(f"counted__{field}_b")),
+        default=F(f"counted__{field}_a"),
     )
 
 
@@ -281,11 +314,14 @@ def competition_match_sums(*, competition: Competition) -> dict[int, MatchScore]
     summed in Python took most of a rebuild at 1,000 koppels).
 
     A forfeited match scores the competition's forfeit score, whatever was played (its
-    games' kaps and baunies still count); reported totals replace its games.
+    games' kaps and baunies still count); reported totals replace its games. Only what
+    counts (issue 22): a voided match is left out, a voided game is not summed.
     """
     finished = (Game.Status.FINISHED, Game.Status.CLOSED)
     summed = (
-        Match.objects.filter(matchday__competition=competition)
+        Match.objects.counting()
+        .filter(matchday__competition=competition)
+        .alias(counted=FilteredRelation("games", condition=game_counts_q("games__", match=False)))
         .order_by()
         .values("pk", "home_id", "away_id", "total_home", "total_away", "forfeit", "forfeit_reason")
         .annotate(
@@ -295,11 +331,11 @@ def competition_match_sums(*, competition: Competition) -> dict[int, MatchScore]
             away_kaps=Sum(_away_side("kaps")),
             home_baunies=Sum(_home_side("baunies")),
             away_baunies=Sum(_away_side("baunies")),
-            game_count=Count("games"),
-            open_count=Count("games", filter=Q(games__status=Game.Status.OPEN)),
+            game_count=Count("counted"),
+            open_count=Count("counted", filter=Q(counted__status=Game.Status.OPEN)),
             unconfirmed=Count(
-                "games",
-                filter=Q(games__status__in=finished, games__confirmed_at__isnull=True),
+                "counted",
+                filter=Q(counted__status__in=finished, counted__confirmed_at__isnull=True),
             ),
         )
         .values_list(*_MATCH_SUM_COLUMNS)
@@ -356,7 +392,8 @@ def competition_match_outcomes(*, competition: Competition) -> list[OutcomeRow]:
     ineligible players aside (the caller keeps that rule's path, `competition_table`): a
     match counts once it is forfeited (the competition's forfeit score, its games' kaps and
     baunies still counted), has reported totals (those, and no kaps or baunies), or has
-    games that are all over (and confirmed, when the competition asks for it).
+    games that are all over (and confirmed, when the competition asks for it). Only what
+    counts (issue 22): a voided match is left out, a voided game is not joined.
     """
     matches, matchdays = Match._meta.db_table, Matchday._meta.db_table
     games = Game._meta.db_table
@@ -393,7 +430,8 @@ def competition_match_outcomes(*, competition: Competition) -> list[OutcomeRow]:
         "CASE WHEN m.forfeit = '' THEN NULL ELSE m.forfeit END "
         f"FROM {matches} m JOIN {matchdays} d ON d.id = m.matchday_id "
         f"LEFT JOIN {games} g ON g.match_id = m.id AND NOT (m.forfeit = '' AND {reported}) "
-        "WHERE d.competition_id = %s GROUP BY m.id "
+        f"AND {game_counts_sql('g')} "
+        f"WHERE d.competition_id = %s AND {match_counts_sql('m')} GROUP BY m.id "
         f"HAVING m.forfeit <> '' OR ({reported}) OR (COUNT(g.id) > 0"
         f" AND SUM(CASE WHEN {pending} THEN 1 ELSE 0 END) = 0)"
     )
@@ -428,12 +466,14 @@ class GameCounts:
 
 
 def competition_game_counts(*, competition: Competition) -> GameCounts:
-    """`GameCounts` of a competition, in one aggregate query."""
+    """`GameCounts` of a competition, in one aggregate query; games that count only (a
+    voided game, or one of a voided match, is waited for by nobody)."""
     decided = ~Q(match__forfeit="") | Q(
         match__total_home__isnull=False, match__total_away__isnull=False
     )
     counts = (
-        Game.objects.filter(match__matchday__competition=competition)
+        Game.objects.counting()
+        .filter(match__matchday__competition=competition)
         .exclude(decided)
         .aggregate(
             open_games=Count("pk", filter=Q(status=Game.Status.OPEN)),

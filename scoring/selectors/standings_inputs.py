@@ -12,7 +12,7 @@ from typing import Any, cast
 from django.db import connections
 from django.utils.translation import gettext as _
 
-from scoring.models import Game
+from scoring.models import Game, game_counts_q
 from scoring.rules import ByeOutcome, Forfeit, MatchOutcome, MatchResult
 from scoring.rules.eligibility import (
     FieldedKoppel,
@@ -73,7 +73,10 @@ def competition_ineligible_players(
         )
     )
     clubs = dict(Entry.objects.filter(competition=competition).values_list("pk", "club_id"))
-    games = Game.objects.filter(match__matchday__competition=competition).values_list(
+    # A voided game (or one of a voided match) fielded nobody that counts (issue 22).
+    games = Game.objects.filter(
+        game_counts_q(), match__matchday__competition=competition
+    ).values_list(
         "match_id",
         "match__home_id",
         "match__away_id",
@@ -353,7 +356,8 @@ def competition_adjustments(*, competition: Competition) -> list[Adjustment]:
     gives, in three to six queries however big the competition.
     """
     forfeited = set(
-        Match.objects.filter(matchday__competition=competition)
+        Match.objects.counting()
+        .filter(matchday__competition=competition)
         .exclude(forfeit="")
         .values_list("pk", flat=True)
     )

@@ -32,13 +32,18 @@ def game_locked(game_id: int) -> Game:
     # can't interleave with a new round. `of=("self",)` keeps the competition row unlocked so
     # the other tables of the evening are not serialised behind this one.
     try:
-        return (
+        game = (
             Game.objects.select_for_update(of=("self",))
             .select_related("match__matchday__competition")
             .get(pk=game_id)
         )
     except Game.DoesNotExist:
         raise RuleViolation("game_unknown", game=game_id) from None
+    # A voided game (or one of a voided match) is the record of what was voided: it takes
+    # no more rounds, corrections or confirmations (issue 22; its replay is another game).
+    if game.voided_at is not None or game.match.voided_at is not None:
+        raise RuleViolation("game_voided")
+    return game
 
 
 def game_inputs_replay(

@@ -18,6 +18,7 @@ from scoring.selectors.matches import MatchMovement, match_movement, match_sitti
 from scoring.selectors.results import competition_match_scores
 from scoring.selectors.sheet import SheetRow, game_detail, game_sheet
 from scoring.selectors.standings_inputs import Adjustment, match_adjustments
+from scoring.selectors.voids import match_replay_links
 from tournaments.models import Entry, Match
 from troefclub.rule_messages import RESULT_LABELS
 
@@ -103,6 +104,7 @@ def match_page_context(match: Match) -> dict[str, Any]:
             [match], {match.pk: match_adjustments(match=match, scores=scores)}
         ).get(match.pk, []),
         "score": scores[match.pk],
+        "replay_links": match_replay_links(match=match),
     }
 
 

@@ -1,5 +1,5 @@
 """The director's page of one match: a club match's lineup per sitting, a forfeit, reported
-totals.
+totals, a void (of the match or one game) and the replay of a voided match.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.forfeit_words import forfeit_reason_text
 from scoring.forms.match import ClubLineupForm, ForfeitForm
 from scoring.forms.sheet import MatchTotalsForm
+from scoring.forms.voids import GameVoidForm, MatchVoidForm, ReplayForm
 from scoring.models import Game
 from scoring.rules import RuleViolation
 from scoring.selectors.matches import match_movement
@@ -23,11 +24,17 @@ from scoring.selectors.schedule import club_koppels
 from scoring.services.games import match_totals_enter
 from scoring.services.lineups import club_match_lineup_set
 from scoring.services.matches import match_forfeit_set
+from scoring.services.voids import game_void, match_replay_schedule, match_void
 from scoring.tokens import match_token
-from scoring.views.common import capped_text, match_context, match_page_context
+from scoring.views.common import (
+    GAME_TEAM_JOINS,
+    capped_text,
+    match_context,
+    match_page_context,
+)
 from scoring.views.competition_manage import Action
 from tournaments.lookups import match_for
-from tournaments.models import Competition, Match
+from tournaments.models import Competition, Match, Matchday
 from tournaments.schedules import away_place
 from troefclub.access import HtmxHttpRequest, director_required
 from troefclub.pages import render_page
@@ -97,8 +104,84 @@ def match_manage_context(match: Match, **extra: Any) -> dict[str, Any]:
                 "seen": seen,
             },
         )
+    context.update(_void_forms(match, games))
     context.update(extra)
     return context
+
+
+def _void_forms(match: Match, games: list[Game]) -> dict[str, Any]:
+    """The void and replay forms the match's state allows: a void while it counts, a
+    game's void while a game counts, a replay once voided and not yet replayed."""
+    forms: dict[str, Any] = {}
+    if match.voided_at is None:
+        forms["void_form"] = MatchVoidForm(prefix="void")
+        counting = _counting(games)
+        if counting:
+            forms["game_void_form"] = GameVoidForm(prefix="void_game", games=counting)
+    elif match.replayed_by_id is None:
+        forms["replay_form"] = ReplayForm(prefix="replay", matchdays=_replay_matchdays(match))
+    return forms
+
+
+def _counting(games: list[Game]) -> list[Game]:
+    return [game for game in games if game.voided_at is None]
+
+
+def _replay_matchdays(match: Match) -> Any:
+    return Matchday.objects.filter(competition_id=match.matchday.competition_id).exclude(
+        pk=match.matchday_id
+    )
+
+
+def _void(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    form = MatchVoidForm(request.POST, prefix="void")
+    if form.is_valid():
+        try:
+            match_void(match_id=match.pk, reason=form.cleaned_data["reason"], by=request.user)
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            return _match_done(request, match, _("Match voided: it counts nowhere any more."))
+    return _match_response(request, match, status=422, void_form=form)
+
+
+def _void_game(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    games = list(match.games.select_related(*GAME_TEAM_JOINS))
+    form = GameVoidForm(request.POST, prefix="void_game", games=_counting(games))
+    if form.is_valid():
+        try:
+            game_void(
+                game_id=form.cleaned_data["game"],
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            return _match_done(
+                request, match, _("Game voided: the match's total counts the other games.")
+            )
+    return _match_response(request, match, status=422, game_void_form=form)
+
+
+def _replay(request: HtmxHttpRequest, match: Match) -> HttpResponse:
+    form = ReplayForm(request.POST, prefix="replay", matchdays=_replay_matchdays(match))
+    if form.is_valid():
+        chosen = form.cleaned_data["matchday"]
+        try:
+            replay = match_replay_schedule(
+                match_id=match.pk,
+                matchday_id=chosen.pk if chosen else None,
+                date=form.cleaned_data["date"],
+            )
+        except RuleViolation as exc:
+            form.add_error(None, rule_message(exc))
+        else:
+            text = _("Replay scheduled on matchday %(number)s.") % {
+                "number": replay.matchday.number
+            }
+            return _match_done(request, match, text)
+    return _match_response(request, match, status=422, replay_form=form)
 
 
 def _match_response(
@@ -196,7 +279,13 @@ def _forfeit(request: HtmxHttpRequest, match: Match) -> HttpResponse:
     return _match_response(request, match, status=422, forfeit_form=form)
 
 
-MATCH_ACTIONS: dict[str, Action] = {"lineup": _lineup, "forfeit": _forfeit}
+MATCH_ACTIONS: dict[str, Action] = {
+    "lineup": _lineup,
+    "forfeit": _forfeit,
+    "void": _void,
+    "void_game": _void_game,
+    "replay": _replay,
+}
 
 
 @require_http_methods(["GET", "POST"])

@@ -5,10 +5,9 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from troefclub.migration_operations import AlterFieldText
-
 import troefclub.fields
 import troefclub.validators
+from troefclub.migration_ops import AlterFieldText
 
 
 class Migration(migrations.Migration):

@@ -13,7 +13,14 @@ from tournaments.models.competitions import (
     StandingsRefreshClaim,
     tiebreaks_default,
 )
-from tournaments.models.schedule import Bye, Deduction, Match, Matchday
+from tournaments.models.schedule import (
+    Bye,
+    Deduction,
+    Match,
+    Matchday,
+    match_counts_q,
+    match_counts_sql,
+)
 from tournaments.models.squads import Squad, SquadMember
 from tournaments.models.withdrawals import (
     CheckIn,
@@ -39,5 +46,7 @@ __all__ = [
     "Withdrawal",
     "WithdrawalFixtures",
     "WithdrawalPlayed",
+    "match_counts_q",
+    "match_counts_sql",
     "tiebreaks_default",
 ]

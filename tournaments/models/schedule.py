@@ -4,6 +4,7 @@ deductions taken from entries.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -79,8 +80,42 @@ class Matchday(models.Model):
         return _("Matchday %(number)s") % {"number": self.number}
 
 
+def match_counts_q(prefix: str = "") -> Q:
+    """The condition "this match counts" (standings, tie-breaks, rankings, ratings,
+    highlights, profiles), as a `Q` on `Match` or, with `prefix` ("match__"), on a model
+    that points to it. The ONE definition (issue 22, FTC scorekeeper #271: an aborted match
+    and its replay both counted): a voided match counts nowhere. Every reader goes through
+    it: `Match.objects.counting()`, `scoring.models.game_counts_q` / `Game.objects.counting()`
+    and, for hand-written SQL, `match_counts_sql`. Another reason a match stops counting
+    (an annulled match of a withdrawn entry) is added here, and only here.
+    """
+    return Q(**{f"{prefix}voided_at__isnull": True})
+
+
+def match_counts_sql(alias: str) -> str:
+    """`match_counts_q` as an SQL condition on the match table aliased `alias` (the
+    standings' hand-written statements, `scoring.selectors.results`)."""
+    return f"{alias}.voided_at IS NULL"
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    """`Match.objects`: `counting()` is the matches that count (`match_counts_q`)."""
+
+    def counting(self) -> MatchQuerySet:
+        """The matches that count anywhere: not voided (`match_counts_q`)."""
+        return self.filter(match_counts_q())
+
+
 class Match(models.Model):
-    """Two entries meeting on a matchday. `total_*` hold a result known only as reported."""
+    """Two entries meeting on a matchday. `total_*` hold a result known only as reported.
+
+    A voided match (`voided_at`, `void_reason`, `voided_by`: issue 22) stays on the
+    schedule and in the history but counts nowhere (`match_counts_q`). Its replay is another
+    match, on another matchday, that `replayed_by` points to (the replay reads it back as
+    `replay_of`): a match with a replay must be voided (`match_replayed_is_void`), and has
+    at most one (`replayed_by` is unique), so one fixture has one counting result. A voided
+    replay can be replayed in turn.
+    """
 
     matchday = models.ForeignKey(
         Matchday,
@@ -189,6 +224,45 @@ class Match(models.Model):
         help_text=_("A club match's koppels per side, as the director set them on the match page."),
     )
 
+    voided_at = models.DateTimeField(
+        _("voided at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "When the director voided the match: it stays on the schedule but counts nowhere. "
+            "Empty: it counts."
+        ),
+    )
+    void_reason = models.CharField(
+        _("why it was voided"),
+        max_length=200,
+        blank=True,
+        help_text=_("Given when voiding, e.g. “hall closed at 23:00, replayed”."),
+    )
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("voided by"),
+        help_text=_("The director who voided it; empty for an import."),
+    )
+    # On the voided match, not on the replay: "a match with a replay is void" is then a
+    # check of one row, which the database holds on SQLite and PostgreSQL alike (a replay
+    # pointing back would need a trigger reading the other row).
+    replayed_by = models.OneToOneField(
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="replay_of",
+        verbose_name=_("replayed by"),
+        help_text=_("The match that replays this voided one, on a later matchday."),
+    )
+
+    objects = MatchQuerySet.as_manager()
+
     history = HistoricalRecords()
 
     class Meta:
@@ -239,6 +313,26 @@ class Match(models.Model):
                     "This entry plays away in another match of this matchday already."
                 ),
             ),
+            models.CheckConstraint(
+                condition=Q(voided_at__isnull=True, void_reason="")
+                | (Q(voided_at__isnull=False) & ~Q(void_reason="")),
+                name="match_void_has_reason",
+                violation_error_message=_("Voiding a match needs a reason."),
+            ),
+            # One counting result per fixture (issue 22): a match and its replay never
+            # both count.
+            models.CheckConstraint(
+                condition=Q(replayed_by__isnull=True) | Q(voided_at__isnull=False),
+                name="match_replayed_is_void",
+                violation_error_message=_(
+                    "A match that is replayed must be voided: only the replay counts."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(replayed_by__isnull=True) | ~Q(replayed_by=models.F("pk")),
+                name="match_replay_not_itself",
+                violation_error_message=_("A match cannot be its own replay."),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -252,6 +346,11 @@ class Match(models.Model):
     @property
     def has_reported_totals(self) -> bool:
         return self.total_home is not None
+
+    @property
+    def is_voided(self) -> bool:
+        """Whether the director voided it: it counts nowhere (`match_counts_q`)."""
+        return self.voided_at is not None
 
     @property
     def competition(self) -> Competition:
