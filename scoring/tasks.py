@@ -29,9 +29,14 @@ def standings_refresh(*, competition_id: int) -> int:
     a deleted competition writes nothing. Returns the number of rows written (0: nothing
     was owed).
     """
+    from scoring.services.playoffs import playoff_advance_after_refresh
     from scoring.services.standings import standings_refresh_owed
 
-    return standings_refresh_owed(competition_id=competition_id)
+    written = standings_refresh_owed(competition_id=competition_id)
+    # A play-off stage's winners move on with the results (issue 22): after the rebuild,
+    # outside its transaction, so a bracket problem never holds up the standings.
+    playoff_advance_after_refresh(competition_id=competition_id)
+    return written
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

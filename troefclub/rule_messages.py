@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 
 from scoring.rules import RuleViolation
 from troefclub.bidi import isolated_text
+from troefclub.stage_messages import stage_messages
 from troefclub.writes import integrity_violation
 
 RESULT_LABELS = {
@@ -49,6 +50,7 @@ TRICKS_EXPECTED = {
 
 def _messages() -> dict[str, str]:
     return {
+        **stage_messages(),
         "rule_set_invalid": _("The rule set is not possible: check “%(field)s”."),
         "api_token_name_required": _("Give the API token a name: what it is for."),
         "api_token_unknown": _("There is no such API token of yours."),
@@ -500,7 +502,7 @@ def integrity_message(exc: Exception) -> str | None:
 
 
 # The params that hold a user-given name (`troefclub.bidi.isolated_text`).
-NAME_PARAMS = {"entry", "koppel", "player", "players", "club", "competition", "home", "away",
+NAME_PARAMS = {"entry", "koppel", "player", "players", "entries", "division", "club", "competition", "home", "away",
                "team", "expected", "given", "caller"}  # fmt: skip
 
 

@@ -1,0 +1,227 @@
+"""Reads of the play-offs: a competition's final order for seeding (the standings'
+own ranks, `competition_table`, never a sort of our own: sendou.ink #2645) and a stage's
+bracket with its ties' aggregate scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scoring.rules import RuleViolation
+from scoring.rules.standings import TIEBREAK_ATTRIBUTES, StandingRow
+from scoring.selectors.results import competition_match_outcomes
+from scoring.selectors.standings import competition_table
+from tournaments.models import Competition, Entry, Playoff, PlayoffTie
+
+# What put an entry above the next when no tie-break key did: the result of a deciding
+# match between the two, or the director's drawing of lots (its reason kept on the stage).
+DECIDED_BY_DECIDING_MATCH = "deciding_match"
+DECIDED_BY_LOT = "lot"
+
+
+@dataclass(frozen=True, slots=True)
+class FinalPlace:
+    """One entry in a competition's final order: its rank in the standings (shared by
+    entries tied on every key) and what put it above the next entry (`decided_by`: a
+    tie-break key, `deciding_match`, `lot`; "" for the last)."""
+
+    entry_id: int
+    rank: int
+    decided_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinalOrder:
+    """`places` best first; `unresolved`: groups of entry ids sharing a rank that no
+    deciding match or lot has ordered yet (their places keep the standings' order)."""
+
+    places: list[FinalPlace]
+    unresolved: list[tuple[int, ...]] = field(default_factory=list)
+
+    def unresolved_within(self, count: int) -> list[tuple[int, ...]]:
+        """The unresolved groups with an entry among the first `count` places."""
+        top = {place.entry_id for place in self.places[:count]}
+        return [group for group in self.unresolved if top.intersection(group)]
+
+
+def _separating_key(upper: StandingRow, lower: StandingRow, keys: Sequence[str]) -> str:
+    """The first of the competition's keys (points first, as `compute_standings`) on which
+    `upper` is ahead of `lower`; head-to-head when no column separates them."""
+    for key in keys:
+        if key == "head_to_head":
+            if upper.head_to_head is not None and upper.head_to_head != lower.head_to_head:
+                return key
+            continue
+        attribute = TIEBREAK_ATTRIBUTES[key]
+        if getattr(upper, attribute) != getattr(lower, attribute):
+            return key
+    return "head_to_head"
+
+
+def deciding_match_winner(competition: Competition, entry_ids: Sequence[int]) -> int | None:
+    """The source entry that won a decided deciding match of `competition` between exactly
+    `entry_ids` (two entries), or None."""
+    wanted = set(entry_ids)
+    for playoff in Playoff.objects.filter(source=competition, kind=Playoff.Kind.DECIDING):
+        seeds = {seed.entry_id: seed.source_entry_id for seed in playoff.seeds.all()}
+        if set(seeds.values()) != wanted:
+            continue
+        final = playoff.ties.filter(winner__isnull=False).first()
+        if final is not None and final.winner_id is not None:
+            return seeds[final.winner_id]
+    return None
+
+
+def competition_final_order(
+    *, competition: Competition, lots: Sequence[Sequence[int]] = ()
+) -> FinalOrder:
+    """The competition's final order: the standings' ranks (`competition_table`, the
+    competition's own tie-breaks), each group sharing a rank ordered by a decided deciding
+    match (two entries) or else by `lots` (a group's entry ids in the order the director's
+    drawing of lots gave). A group neither orders stays in the standings' order and is
+    listed in `unresolved`.
+
+    Raises RuleViolation `playoff_lot_not_a_tie` (a lot naming entries that don't share a
+    rank, or not all of them).
+    """
+    rows = competition_table(competition=competition)
+    keys = list(competition.tiebreaks)
+    if "points" not in keys:
+        keys.insert(0, "points")
+    groups: list[list[StandingRow]] = []
+    for row in rows:
+        if groups and groups[-1][0].rank == row.rank:
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    by_set = {frozenset(map(int, lot)): [int(entry) for entry in lot] for lot in lots}
+    group_sets = {frozenset(int(row.entry) for row in group) for group in groups}  # type: ignore[call-overload]
+    for lot in by_set:
+        if lot not in group_sets or len(lot) < 2:
+            raise RuleViolation("playoff_lot_not_a_tie")
+    places: list[FinalPlace] = []
+    unresolved: list[tuple[int, ...]] = []
+    for index, group in enumerate(groups):
+        ids = [int(row.entry) for row in group]  # type: ignore[call-overload]
+        following = groups[index + 1][0] if index + 1 < len(groups) else None
+        last_key = _separating_key(group[-1], following, keys) if following else ""
+        if len(ids) == 1:
+            places.append(FinalPlace(ids[0], group[0].rank, last_key))
+            continue
+        how = ""
+        winner = deciding_match_winner(competition, ids) if len(ids) == 2 else None
+        if winner is not None:
+            ids = [winner, *(entry for entry in ids if entry != winner)]
+            how = DECIDED_BY_DECIDING_MATCH
+        elif frozenset(ids) in by_set:
+            ids = by_set[frozenset(ids)]
+            how = DECIDED_BY_LOT
+        else:
+            unresolved.append(tuple(ids))
+        for position, entry in enumerate(ids):
+            is_last = position == len(ids) - 1
+            places.append(FinalPlace(entry, group[0].rank, last_key if is_last else how))
+    return FinalOrder(places, unresolved)
+
+
+@dataclass(frozen=True, slots=True)
+class TieScore:
+    """A tie's game points over its played legs, from the home entry's side (`home` is
+    the tie's home entry, the higher seed in round 1), and whether every leg counts."""
+
+    home: int
+    away: int
+    complete: bool
+    forfeited_by: int | None  # the entry id that forfeited a leg: it goes out
+
+
+def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
+    """The aggregate score of each tie of `playoff` that has its legs made, by tie id,
+    from the stage's counted match outcomes (the standings' own: a leg counts once its
+    games are over, confirmed where the competition asks, or forfeited or reported)."""
+    outcomes = {
+        (int(row[0]), int(row[1])): row
+        for row in competition_match_outcomes(competition=playoff.competition)
+    }
+    scores: dict[int, TieScore] = {}
+    ties = playoff.ties.filter(leg_1__isnull=False).select_related("leg_1", "leg_2")
+    for tie in ties:
+        legs = [leg for leg in (tie.leg_1, tie.leg_2) if leg is not None]
+        home = away = 0
+        complete = len(legs) == playoff.legs
+        forfeited_by = None
+        for leg in legs:
+            row = outcomes.get((leg.home_id, leg.away_id))
+            if row is None:
+                complete = False
+                continue
+            leg_home, leg_away, forfeit = int(row[2]), int(row[3]), row[8]
+            if forfeit == "home":
+                forfeited_by = leg.home_id
+            elif forfeit == "away":
+                forfeited_by = leg.away_id
+            if leg.home_id == tie.home_id:
+                home, away = home + leg_home, away + leg_away
+            else:
+                home, away = home + leg_away, away + leg_home
+        scores[tie.pk] = TieScore(home, away, complete, forfeited_by)
+    return scores
+
+
+def tie_winner(playoff: Playoff, tie: PlayoffTie, score: TieScore) -> int | None:
+    """The entry id that goes through `tie` on `score`, or None while a leg is to come.
+
+    A forfeit puts the forfeiting side out; more game points over the legs go through; level
+    goes to the home entry (the higher seed) under `higher_seed`, and waits for the
+    director's deciding game (entered as a game of the last leg) otherwise.
+    """
+    if not score.complete or tie.home_id is None or tie.away_id is None:
+        return None
+    if score.forfeited_by is not None:
+        return tie.away_id if score.forfeited_by == tie.home_id else tie.home_id
+    if score.home != score.away:
+        return tie.home_id if score.home > score.away else tie.away_id
+    if playoff.level_rule == Playoff.LevelRule.HIGHER_SEED:
+        return tie.home_id
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class BracketTie:
+    """A tie as the bracket shows it."""
+
+    tie: PlayoffTie
+    home: Entry | None
+    away: Entry | None
+    score: TieScore | None
+    home_seed: int | None
+    away_seed: int | None
+
+
+def playoff_bracket(*, playoff: Playoff) -> list[list[BracketTie]]:
+    """The bracket: the rounds, first round first, each its ties top to bottom."""
+    seeds = {seed.entry_id: seed.seed for seed in playoff.seeds.all()}
+    scores = playoff_tie_scores(playoff=playoff)
+    ties = playoff.ties.select_related(
+        "home__team__player_1",
+        "home__team__player_2",
+        "home__club",
+        "away__team__player_1",
+        "away__team__player_2",
+        "away__club",
+        "winner",
+    )
+    rounds: list[list[BracketTie]] = [[] for _ in range(playoff.rounds)]
+    for tie in ties:
+        rounds[tie.round - 1].append(
+            BracketTie(
+                tie,
+                tie.home,
+                tie.away,
+                scores.get(tie.pk),
+                seeds.get(tie.home_id) if tie.home_id else None,
+                seeds.get(tie.away_id) if tie.away_id else None,
+            )
+        )
+    return rounds
