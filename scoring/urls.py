@@ -8,6 +8,7 @@ from django.urls import path, re_path
 from scoring.views import (
     board,
     competition_manage,
+    divisions,
     history,
     home,
     match_manage,
@@ -57,6 +58,7 @@ urlpatterns = [
     ),
     path("c/<slug:slug>/match/<int:match_id>/", public.match_detail, name="match_detail"),
     # Play-offs (issue 22): the director's seeding and the public bracket of a stage.
+    path("divisions/<path:season>/", divisions.season_divisions_page, name="season_divisions"),
     path("c/<slug:slug>/playoffs/", playoffs.playoff_manage, name="playoff_manage"),
     path("c/<slug:slug>/bracket/", playoffs.playoff_bracket_page, name="playoff_bracket"),
     path("c/<slug:slug>/bracket.pdf", playoffs.playoff_bracket_pdf, name="playoff_bracket_pdf"),

@@ -502,8 +502,8 @@ def integrity_message(exc: Exception) -> str | None:
 
 
 # The params that hold a user-given name (`troefclub.bidi.isolated_text`).
-NAME_PARAMS = {"entry", "koppel", "player", "players", "entries", "division", "club", "competition", "home", "away",
-               "team", "expected", "given", "caller"}  # fmt: skip
+NAME_PARAMS = {"entry", "koppel", "player", "players", "club", "competition", "home", "away",
+               "team", "expected", "given", "caller", "entries", "division"}  # fmt: skip
 
 
 def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None) -> str:

@@ -34,8 +34,7 @@ def stage_messages() -> dict[str, str]:
         "playoff_unknown": _("This play-off does not exist."),
         "deciding_match_two_entries": _("A deciding match is between two different entries."),
         "deciding_match_not_tied": _(
-            "%(entries)s are not tied on everything in the standings: no deciding match is "
-            "needed."
+            "%(entries)s are not tied on everything in the standings: no deciding match is needed."
         ),
         "deciding_match_exists": _("These two entries have a deciding match already."),
         "division_season_exists": _(

@@ -5,4 +5,4 @@ games, rounds and standings (`games`); what they share about rows that hold a re
 """
 
 # Django's admin imports this package to register its pages: each module registers its own.
-from scoring.admin import competitions, entries, games, koppels, schedule  # noqa: F401
+from scoring.admin import competitions, entries, games, koppels, schedule, stages  # noqa: F401

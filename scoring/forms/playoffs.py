@@ -4,7 +4,7 @@ level tie, the drawn order of each group tied on everything) and a deciding matc
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -72,7 +72,7 @@ class DecidingMatchForm(forms.Form):
 
     def __init__(self, *args: Any, pairs: list[tuple[Entry, Entry]] = (), **kwargs: Any) -> None:  # type: ignore[assignment]
         super().__init__(*args, **kwargs)
-        self.fields["pair"].choices = [
+        cast(forms.ChoiceField, self.fields["pair"]).choices = [
             (",".join(str(pk) for pk in sorted((first.pk, second.pk))), f"{first} – {second}")
             for first, second in pairs
         ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from scoring.rules import RuleViolation
 from scoring.rules.standings import TIEBREAK_ATTRIBUTES, StandingRow
@@ -141,7 +142,7 @@ def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
     from the stage's counted match outcomes (the standings' own: a leg counts once its
     games are over, confirmed where the competition asks, or forfeited or reported)."""
     outcomes = {
-        (int(row[0]), int(row[1])): row
+        (cast(int, row[0]), cast(int, row[1])): row
         for row in competition_match_outcomes(competition=playoff.competition)
     }
     scores: dict[int, TieScore] = {}

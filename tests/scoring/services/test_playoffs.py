@@ -166,9 +166,7 @@ def test_home_and_away_level_on_aggregate_goes_to_the_higher_seed() -> None:
     assert str(tie.winner) == "Formula"
 
 
-def test_the_standings_refresh_moves_the_winner_on(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
-) -> None:
+def test_the_standings_refresh_moves_the_winner_on() -> None:
     competition, entries = two_pairs_tied()
     playoff = playoff_create(
         competition_id=competition.pk,
