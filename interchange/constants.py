@@ -79,6 +79,9 @@ DOCUMENT_FIELDS = (
     "matchdays",
     "deductions",
     "squads",
+    # Issue 22, optional: a play-off stage's link and bracket, a competition's division.
+    "playoff",
+    "division",
 )
 COMPETITION_FIELDS = (
     "slug",

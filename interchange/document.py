@@ -99,3 +99,4 @@ class _Document:
     matchdays: list[_Matchday] = field(default_factory=list)
     deductions: list[_Deduction] = field(default_factory=list)
     squads: list[_Squad] = field(default_factory=list)
+    stages: dict[str, Any] = field(default_factory=dict)  # `interchange.stages`

@@ -26,6 +26,7 @@ from interchange.constants import (
     FORMAT_DEFAULTS,
     LINEUP_REASON_PREFIX,
 )
+from interchange.stages import stages_export
 from scoring.models import Game, Round
 from tournaments.models import (
     Bye,
@@ -72,6 +73,7 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
         document["deductions"] = [_deduction_export(d) for d in deductions]
     if squads:
         document["squads"] = [_squad_export(squad) for squad in squads]
+    document.update(stages_export(competition))
     return document
 
 

@@ -36,7 +36,7 @@ def test_the_divisions_page_lists_them_with_who_goes_up_and_down(
     assert response.status_code == 200
     text = response.content.decode()
     assert text.index("Hoofdklasse") < text.index("Eerste klasse")
-    assert text.count("goes up\">▲") == 1 and text.count("goes down\">▼") == 1
+    assert text.count('goes up">▲') == 1 and text.count('goes down">▼') == 1
 
 
 def test_a_season_without_divisions_has_no_page(client: Client) -> None:
