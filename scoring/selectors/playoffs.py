@@ -60,18 +60,17 @@ def _separating_key(upper: StandingRow, lower: StandingRow, keys: Sequence[str])
     return "head_to_head"
 
 
-def deciding_match_winner(competition: Competition, entry_ids: Sequence[int]) -> int | None:
-    """The source entry that won a decided deciding match of `competition` between exactly
-    `entry_ids` (two entries), or None."""
-    wanted = set(entry_ids)
-    for playoff in Playoff.objects.filter(source=competition, kind=Playoff.Kind.DECIDING):
+def deciding_match_winners(competition: Competition) -> dict[frozenset[int], int]:
+    """The decided deciding matches of `competition`: the two source entry ids -> the
+    source entry id of the winner (three queries, however many there are)."""
+    winners: dict[frozenset[int], int] = {}
+    stages = Playoff.objects.filter(source=competition, kind=Playoff.Kind.DECIDING)
+    for playoff in stages.prefetch_related("seeds", "ties"):
         seeds = {seed.entry_id: seed.source_entry_id for seed in playoff.seeds.all()}
-        if set(seeds.values()) != wanted:
-            continue
-        final = playoff.ties.filter(winner__isnull=False).first()
-        if final is not None and final.winner_id is not None:
-            return seeds[final.winner_id]
-    return None
+        for tie in playoff.ties.all():
+            if tie.winner_id is not None and len(seeds) == 2:
+                winners[frozenset(seeds.values())] = seeds[tie.winner_id]
+    return winners
 
 
 def competition_final_order(
@@ -103,6 +102,7 @@ def competition_final_order(
             raise RuleViolation("playoff_lot_not_a_tie")
     places: list[FinalPlace] = []
     unresolved: list[tuple[int, ...]] = []
+    decided = deciding_match_winners(competition)
     for index, group in enumerate(groups):
         ids = [int(row.entry) for row in group]  # type: ignore[call-overload]
         following = groups[index + 1][0] if index + 1 < len(groups) else None
@@ -111,7 +111,7 @@ def competition_final_order(
             places.append(FinalPlace(ids[0], group[0].rank, last_key))
             continue
         how = ""
-        winner = deciding_match_winner(competition, ids) if len(ids) == 2 else None
+        winner = decided.get(frozenset(ids)) if len(ids) == 2 else None
         if winner is not None:
             ids = [winner, *(entry for entry in ids if entry != winner)]
             how = DECIDED_BY_DECIDING_MATCH
