@@ -3,6 +3,10 @@ ties on everything, advancement over one and two legs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any
+
 import pytest
 
 from scoring.rules import RuleViolation
@@ -166,7 +170,11 @@ def test_home_and_away_level_on_aggregate_goes_to_the_higher_seed() -> None:
     assert str(tie.winner) == "Formula"
 
 
-def test_the_standings_refresh_moves_the_winner_on() -> None:
+def test_a_result_moves_the_winner_on_through_the_standings_refresh(
+    refreshed: Callable[[], AbstractContextManager[Any]],
+) -> None:
+    """The last round of the leg, recorded as any result, queues the stage's standings
+    refresh on commit; the refresh moves the winner on (no save() side effect)."""
     competition, entries = two_pairs_tied()
     playoff = playoff_create(
         competition_id=competition.pk,
@@ -177,10 +185,11 @@ def test_the_standings_refresh_moves_the_winner_on() -> None:
         lot_reason="drawn",
     )
     tie = playoff.ties.get()
-    leg_won(tie, 1, by_home=False)
-    standings_refresh(competition_id=playoff.competition_id)
+    with refreshed():
+        leg_won(tie, 1, by_home=False)
     tie.refresh_from_db()
     assert str(tie.winner) == "Kampoe"
+    assert standings_refresh(competition_id=playoff.competition_id) == 0  # again: no change
     assert Match.objects.filter(matchday__competition=playoff.competition).count() == 1
 
 
@@ -194,3 +203,41 @@ def test_seeding_refuses_standings_that_are_not_final() -> None:
     with pytest.raises(RuleViolation) as caught:
         playoff_create(competition_id=competition.pk, size=2, legs=1, by=None)
     assert caught.value.code == "playoff_source_unfinished"
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "seeds"),
+    [
+        (["points", "points_for", "saldo"], ["Kampoe", "Formula"]),
+        (["points", "saldo", "points_for"], ["Formula", "Kampoe"]),
+    ],
+)
+def test_seeding_is_the_stored_standings_order_under_the_competitions_tie_breaks(
+    tiebreaks: list[str], seeds: list[str]
+) -> None:
+    """Kampoe beat Toppers 22–18 (more points for), Formula beat Ekta 20–0 (more saldo):
+    the competition's own tie-break order decides, as on its standings page (sendou.ink
+    #2645)."""
+    import datetime
+
+    from scoring.selectors.standings import competition_standings
+    from scoring.services.standings import standings_rebuild
+    from tests.builders import finished_game, pairs_competition, pairs_game, play
+    from tournaments.models import Matchday
+
+    competition = pairs_competition(4, tiebreaks=tiebreaks)
+    entries = {str(e.team.name): e for e in competition.entries.select_related("team")}  # type: ignore[union-attr]
+    matchday = Matchday.objects.create(
+        competition=competition, number=1, date=datetime.date(2026, 10, 2)
+    )
+    close = pairs_game(matchday, entries["Kampoe"], entries["Toppers"], table=1)
+    play(close, *[("gewone_winst", "b")] * 9, *[("kap", "a")] * 3, ("gewone_winst", "a"))
+    play(close, ("kap", "a"))  # 22–18
+    finished_game(pairs_game(matchday, entries["Formula"], entries["Ekta"], table=2))
+    standings_rebuild(competition_id=competition.pk)
+    stored = [str(row.entry) for row in competition_standings(competition=competition)]
+
+    playoff = playoff_create(competition_id=competition.pk, size=2, legs=1, by=None)
+
+    assert _seed_names(playoff) == seeds == stored[:2]
+    assert playoff.seeds.first().decided_by == tiebreaks[1]  # type: ignore[union-attr]
