@@ -115,7 +115,8 @@ def _round(b: Built) -> dict[str, Any]:
 # joins the page's (issue 20), and its highlights read the koppels and clubs they name.
 BUDGETS: dict[str, Page] = {
     "competition_list": Page(2, False, lambda b: {}),
-    "competition_detail": Page(13, False, _slug),
+    # One more (issue 22): its play-offs, or on a stage its bracket (`stage_links`).
+    "competition_detail": Page(14, False, _slug),
     "matchday_detail": Page(12, False, _matchday),
     "matchday_print": Page(7, False, _matchday),
     "match_detail": Page(7, False, _match),

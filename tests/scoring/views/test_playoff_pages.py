@@ -123,3 +123,10 @@ def test_a_competition_that_is_no_stage_has_no_bracket(client: Client) -> None:
     competition, _entries = two_pairs_tied()
     response = client.get(reverse("playoff_bracket", kwargs={"slug": competition.slug}))
     assert response.status_code == 404
+
+
+def test_the_standings_pages_link_the_bracket_both_ways(client: Client, bracket: Playoff) -> None:
+    bracket_url = reverse("playoff_bracket", kwargs={"slug": bracket.competition.slug})
+    for competition in (bracket.source, bracket.competition):
+        page = client.get(reverse("competition_detail", kwargs={"slug": competition.slug}))
+        assert bracket_url in page.content.decode()
