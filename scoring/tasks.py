@@ -34,8 +34,14 @@ def standings_refresh(*, competition_id: int) -> int:
 
     written = standings_refresh_owed(competition_id=competition_id)
     # A play-off stage's winners move on with the results (issue 22): after the rebuild,
-    # outside its transaction, so a bracket problem never holds up the standings.
-    playoff_advance_after_refresh(competition_id=competition_id)
+    # outside its transaction, so a bracket problem never holds up the standings (it is
+    # logged; the director's play-off page brings the bracket up to date again).
+    try:
+        playoff_advance_after_refresh(competition_id=competition_id)
+    except Exception:
+        logger.exception(
+            "play-off bracket of competition %s not brought up to date", competition_id
+        )
     return written
 
 
