@@ -24,6 +24,7 @@ from scoring.selectors.divisions import season_division_moves
 from scoring.services.divisions import season_divisions_roll
 from scoring.services.playoffs import playoff_advance
 from tournaments.models import Division, Playoff, PlayoffSeed, PlayoffTie
+from troefclub.admin_formsets import UniqueRowsFormSet
 from troefclub.admin_input import AdminInputMixin
 from troefclub.rule_messages import rule_message
 from troefclub.validators import validate_single_line_text
@@ -31,6 +32,7 @@ from troefclub.validators import validate_single_line_text
 
 class PlayoffSeedInline(AdminInputMixin, admin.TabularInline):
     model = PlayoffSeed
+    formset = UniqueRowsFormSet
     extra = 0
     fields = ("seed", "entry", "source_rank", "decided_by")
     readonly_fields = fields
@@ -42,6 +44,7 @@ class PlayoffSeedInline(AdminInputMixin, admin.TabularInline):
 
 class PlayoffTieInline(AdminInputMixin, admin.TabularInline):
     model = PlayoffTie
+    formset = UniqueRowsFormSet
     extra = 0
     fields = ("round", "position", "home", "away", "leg_1", "leg_2", "winner")
     readonly_fields = fields
