@@ -169,6 +169,7 @@ def _playoff_import(
             "matchday"
         )
     }
+    rounds = playoff.rounds
     for tie in values["ties"]:
         home = entries[tie["home"]] if tie["home"] else None
         away = entries[tie["away"]] if tie["away"] else None
@@ -182,6 +183,9 @@ def _playoff_import(
             winner=entries[tie["winner"]] if tie["winner"] else None,
             leg_1=matches.get((first, home.pk)) if home else None,
             leg_2=matches.get((first + 1, away.pk)) if away and values["legs"] == 2 else None,
+            decider=matches.get((rounds * values["legs"] + tie["round"], home.pk))
+            if home
+            else None,
         )
 
 

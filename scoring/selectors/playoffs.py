@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 from scoring.rules import RuleViolation
 from scoring.rules.standings import TIEBREAK_ATTRIBUTES, StandingRow
-from scoring.selectors.results import competition_match_outcomes
+from scoring.selectors.results import competition_match_scores
 from scoring.selectors.standings import competition_table
 from tournaments.models import Competition, Entry, Playoff, PlayoffTie
 
@@ -128,54 +127,64 @@ def competition_final_order(
 
 @dataclass(frozen=True, slots=True)
 class TieScore:
-    """A tie's game points over its played legs, from the home entry's side (`home` is
-    the tie's home entry, the higher seed in round 1), and whether every leg counts."""
+    """A tie's game points over its legs that count, from the tie's home entry's side
+    (the better seed), whether every leg counts, who forfeited a leg, and the deciding
+    match's score once it counts (home entry first)."""
 
     home: int
     away: int
     complete: bool
     forfeited_by: int | None  # the entry id that forfeited a leg: it goes out
+    decider: tuple[int, int] | None = None
 
 
 def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
     """The aggregate score of each tie of `playoff` that has its legs made, by tie id,
-    from the stage's counted match outcomes (the standings' own: a leg counts once its
-    games are over, confirmed where the competition asks, or forfeited or reported)."""
-    outcomes = {
-        (cast(int, row[0]), cast(int, row[1])): row
-        for row in competition_match_outcomes(competition=playoff.competition)
-    }
+    from the matches' scores as the standings count them (`competition_match_scores`: a
+    leg counts once its games are over, confirmed where the competition asks, or it is
+    forfeited or reported). Three queries."""
+    ties = list(playoff.ties.filter(leg_1__isnull=False))
+    ids = [m for tie in ties for m in (tie.leg_1_id, tie.leg_2_id, tie.decider_id) if m]
+    matches = competition_match_scores(competition=playoff.competition, match_ids=ids)
     scores: dict[int, TieScore] = {}
-    ties = playoff.ties.filter(leg_1__isnull=False).select_related("leg_1", "leg_2")
     for tie in ties:
-        legs = [leg for leg in (tie.leg_1, tie.leg_2) if leg is not None]
+        legs = [matches.get(m) for m in (tie.leg_1_id, tie.leg_2_id) if m]
         home = away = 0
         complete = len(legs) == playoff.legs
         forfeited_by = None
         for leg in legs:
-            row = outcomes.get((leg.home_id, leg.away_id))
-            if row is None:
+            if leg is None or not leg.finished:
                 complete = False
                 continue
-            leg_home, leg_away, forfeit = int(row[2]), int(row[3]), row[8]
-            if forfeit == "home":
-                forfeited_by = leg.home_id
-            elif forfeit == "away":
-                forfeited_by = leg.away_id
+            if leg.forfeit in ("home", "away"):
+                forfeited_by = leg.home_id if leg.forfeit == "home" else leg.away_id
             if leg.home_id == tie.home_id:
-                home, away = home + leg_home, away + leg_away
+                home, away = home + leg.home, away + leg.away
             else:
-                home, away = home + leg_away, away + leg_home
-        scores[tie.pk] = TieScore(home, away, complete, forfeited_by)
+                home, away = home + leg.away, away + leg.home
+        decider = matches.get(tie.decider_id) if tie.decider_id else None
+        decided = None
+        if decider is not None and decider.finished:
+            decided = (decider.home, decider.away)
+            if decider.forfeit in ("home", "away"):
+                decided = (0, 1) if decider.forfeit == "home" else (1, 0)
+        scores[tie.pk] = TieScore(home, away, complete, forfeited_by, decided)
     return scores
 
 
-def tie_winner(playoff: Playoff, tie: PlayoffTie, score: TieScore) -> int | None:
-    """The entry id that goes through `tie` on `score`, or None while a leg is to come.
+def tie_level(score: TieScore) -> bool:
+    """Whether all legs count and left the tie level (nobody forfeited)."""
+    return score.complete and score.forfeited_by is None and score.home == score.away
 
-    A forfeit puts the forfeiting side out; more game points over the legs go through; level
-    goes to the home entry (the higher seed) under `higher_seed`, and waits for the
-    director's deciding game (entered as a game of the last leg) otherwise.
+
+def tie_winner(playoff: Playoff, tie: PlayoffTie, score: TieScore) -> int | None:
+    """The entry id that goes through `tie` on `score`, or None while a leg (or the
+    deciding match) is to come.
+
+    A forfeit puts the forfeiting side out; more game points over the legs go through; a
+    level tie goes to the home entry (the better seed) under `higher_seed`, and to the
+    winner of the deciding match under `deciding_game` (still level: None, the director
+    decides with the deciding match's games).
     """
     if not score.complete or tie.home_id is None or tie.away_id is None:
         return None
@@ -185,6 +194,8 @@ def tie_winner(playoff: Playoff, tie: PlayoffTie, score: TieScore) -> int | None
         return tie.home_id if score.home > score.away else tie.away_id
     if playoff.level_rule == Playoff.LevelRule.HIGHER_SEED:
         return tie.home_id
+    if score.decider is not None and score.decider[0] != score.decider[1]:
+        return tie.home_id if score.decider[0] > score.decider[1] else tie.away_id
     return None
 
 

@@ -21,6 +21,7 @@ from scoring.selectors.playoffs import (
     FinalPlace,
     competition_final_order,
     playoff_tie_scores,
+    tie_level,
     tie_winner,
 )
 from scoring.selectors.results import competition_match_outcomes
@@ -150,6 +151,20 @@ def _tie_legs_create(playoff: Playoff, tie: PlayoffTie) -> None:
     tie.save(update_fields=["leg_1", "leg_2"])
 
 
+def _decider_create(playoff: Playoff, tie: PlayoffTie) -> None:
+    """The deciding match of a tie level after all its legs (`deciding_game`): the home
+    entry at home, on matchday rounds × legs + round (after every leg of the stage)."""
+    stage = playoff.competition
+    matchday, _created = Matchday.objects.get_or_create(
+        competition=stage, number=playoff.rounds * playoff.legs + tie.round
+    )
+    assert tie.home_id is not None and tie.away_id is not None
+    home = Entry.objects.get(pk=tie.home_id)
+    away = Entry.objects.get(pk=tie.away_id)
+    tie.decider = match_with_games_create(stage, matchday, home, away, table=tie.position)
+    tie.save(update_fields=["decider"])
+
+
 def _size_legs_check(size: int, legs: int) -> None:
     if size not in FIRST_ROUND:
         raise RuleViolation("playoff_size_invalid", size=size)
@@ -269,8 +284,8 @@ def deciding_match_create(*, competition_id: int, entry_ids: Sequence[int], by: 
 def playoff_advance(*, playoff_id: int) -> int:
     """Record the winner of every tie of the stage its counted results decide, and put
     each into its next tie (the better seed of the two at home); a tie that has both its
-    entries gets its matches. Returns the number of ties decided now (0: nothing changed,
-    nothing written).
+    entries gets its matches, a tie level after all legs under `deciding_game` its
+    deciding match. Returns the number of ties changed now (0: nothing written).
 
     A decided tie stays decided: a result corrected afterwards is the director's to
     settle (the bracket page shows the score beside the winner).
@@ -291,6 +306,13 @@ def playoff_advance(*, playoff_id: int) -> int:
             continue
         winner = tie_winner(playoff, tie, scores[tie.pk])
         if winner is None:
+            if (
+                tie.decider_id is None
+                and playoff.level_rule == Playoff.LevelRule.DECIDING_GAME
+                and tie_level(scores[tie.pk])
+            ):
+                _decider_create(playoff, tie)
+                decided += 1
             continue
         tie.winner_id = winner
         tie.save(update_fields=["winner"])

@@ -122,3 +122,31 @@ def test_a_competition_that_seeded_play_offs_is_not_replaced(stage: Playoff) -> 
     with pytest.raises(InterchangeError) as caught:
         competition_import(data=exported, replace=True)
     assert caught.value.place == "competition"
+
+
+def test_a_tie_s_deciding_match_comes_back_by_its_place() -> None:
+    competition, entries = two_pairs_tied(slug="league-2027", close_by_director_allowed=True)
+    playoff = playoff_create(
+        competition_id=competition.pk,
+        size=2,
+        legs=1,
+        by=None,
+        level_rule=Playoff.LevelRule.DECIDING_GAME,
+        lots=[[entries["Kampoe"].pk, entries["Formula"].pk]],
+        lot_reason="drawn",
+    )
+    tie = playoff.ties.get()
+    from scoring.models import Game
+    from scoring.services.games import game_close
+    from scoring.tokens import game_token_now
+
+    game = Game.objects.get(match=tie.leg_1)  # the leg closed level by the director
+    game_close(game_id=game.pk, seen=game_token_now(game_id=game.pk))
+    assert playoff_advance(playoff_id=playoff.pk) == 1
+    exported = competition_export(competition=playoff.competition)
+    exported["competition"]["slug"] = "league-2027-copy"
+
+    imported = competition_import(data=exported)
+
+    again = Playoff.objects.get(competition=imported).ties.get()
+    assert again.decider is not None and again.decider.matchday.number == 2

@@ -33,7 +33,7 @@ class Playoff(models.Model):
         # Default: the league's order already rewards the higher seed, and no extra
         # evening has to be found (federations that want a deciding game say so).
         HIGHER_SEED = "higher_seed", _("the higher seed goes through")
-        DECIDING_GAME = "deciding_game", _("a deciding game at the match (entered by the director)")
+        DECIDING_GAME = "deciding_game", _("a deciding match between the two")
 
     competition = models.OneToOneField(
         Competition,
@@ -169,6 +169,11 @@ class PlayoffTie(models.Model):
         Match, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     leg_2 = models.OneToOneField(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # Level after all legs under `LevelRule.DECIDING_GAME`: one more match between the two
+    # (the tie's home entry at home), on matchday rounds × legs + round.
+    decider = models.OneToOneField(
         Match, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     winner = models.ForeignKey(

@@ -241,3 +241,33 @@ def test_seeding_is_the_stored_standings_order_under_the_competitions_tie_breaks
 
     assert _seed_names(playoff) == seeds == stored[:2]
     assert playoff.seeds.first().decided_by == tiebreaks[1]  # type: ignore[union-attr]
+
+
+def test_a_level_tie_under_deciding_game_gets_a_deciding_match() -> None:
+    competition, entries = two_pairs_tied()
+    playoff = playoff_create(
+        competition_id=competition.pk,
+        size=2,
+        legs=2,
+        by=None,
+        level_rule=Playoff.LevelRule.DECIDING_GAME,
+        lots=[[entries["Formula"].pk, entries["Kampoe"].pk]],
+        lot_reason="drawn",
+    )
+    tie = playoff.ties.get()
+    leg_won(tie, 1, by_home=True)
+    leg_won(tie, 2, by_home=True)  # 20–20 over the two legs
+
+    assert playoff_advance(playoff_id=playoff.pk) == 1
+    tie.refresh_from_db()
+    assert tie.winner is None and tie.decider is not None
+    assert tie.decider.matchday.number == 3 and tie.decider.home_id == tie.home_id
+    assert playoff_advance(playoff_id=playoff.pk) == 0  # made once
+
+    from scoring.models import Game
+    from tests.builders import finished_game
+
+    finished_game(Game.objects.get(match=tie.decider), winner="b")
+    assert playoff_advance(playoff_id=playoff.pk) == 1
+    tie.refresh_from_db()
+    assert str(tie.winner) == "Kampoe"
