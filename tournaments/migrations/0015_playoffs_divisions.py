@@ -2,9 +2,10 @@
 
 import django.db.models.deletion
 import simple_history.models
-import troefclub.fields
 from django.conf import settings
 from django.db import migrations, models
+
+import troefclub.fields
 
 
 class Migration(migrations.Migration):
