@@ -80,6 +80,9 @@ DOCUMENT_FIELDS = (
     "deductions",
     "squads",
     "withdrawals",
+    # Issue 22, optional: a play-off stage's link and bracket, a competition's division.
+    "playoff",
+    "division",
 )
 COMPETITION_FIELDS = (
     "slug",

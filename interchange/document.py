@@ -103,3 +103,4 @@ class _Document:
     deductions: list[_Deduction] = field(default_factory=list)
     squads: list[_Squad] = field(default_factory=list)
     withdrawals: list[dict[str, Any]] = field(default_factory=list)  # issue 22
+    stages: dict[str, Any] = field(default_factory=dict)  # `interchange.stages`

@@ -26,6 +26,7 @@ from interchange.constants import (
     FORMAT_DEFAULTS,
     LINEUP_REASON_PREFIX,
 )
+from interchange.stages import stages_export
 from interchange.withdrawals import withdrawal_settings_export, withdrawals_export
 from scoring.models import Game, Round
 from tournaments.models import (
@@ -76,6 +77,7 @@ def competition_export(*, competition: Competition) -> dict[str, Any]:
     withdrawals = withdrawals_export(competition)
     if withdrawals:
         document["withdrawals"] = withdrawals
+    document.update(stages_export(competition))
     return document
 
 

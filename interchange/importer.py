@@ -29,6 +29,7 @@ from interchange.errors import InterchangeError
 from interchange.exporter import competition_export
 from interchange.load import results_load, rows_create
 from interchange.parse import document_check
+from interchange.stages import stages_delete, stages_import
 from interchange.voids import voids_apply
 from interchange.withdrawals import withdrawals_load
 from rankings.merge import players_merged
@@ -117,6 +118,7 @@ def _create_missing(model: type[M], existing: dict[str, M], new: list[M]) -> dic
 def _delete_competition(competition: Competition) -> None:
     """Delete a competition and its schedule and results (clubs, players, koppels and squads
     stay)."""
+    stages_delete(competition)
     Deduction.objects.filter(competition=competition).delete()
     Bye.objects.filter(matchday__competition=competition).delete()
     Round.objects.filter(game__match__matchday__competition=competition).delete()
@@ -222,6 +224,7 @@ def _competition_write(
     )
     withdrawals_load(doc, entries)
     voids_apply(doc)  # voided matches and games, replays linked (issue 22)
+    stages_import(doc.stages, competition, entries)
     standings_rebuild(competition_id=competition.pk)
     ratings_refresh_on_commit()  # its games (and a replaced competition's) move the ratings
     tables_analyze_on_commit(tables=written_tables(IMPORT_WRITES))

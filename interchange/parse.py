@@ -74,6 +74,7 @@ from interchange.constants import (
 from interchange.document import _Deduction, _Document, _Match, _Squad
 from interchange.errors import InterchangeError, _violation
 from interchange.parse_schedule import _parse_matchdays, parse_voided
+from interchange.stages import stages_parse
 from interchange.values import (
     _check_values,
     _choice,
@@ -119,6 +120,7 @@ def document_check(data: Any) -> _Document:
     _parse_deductions(top, doc)
     _parse_squads(top, doc)
     withdrawals_parse(top, doc)
+    doc.stages = stages_parse(top, doc.entries)
     return doc
 
 

@@ -29,9 +29,22 @@ def standings_refresh(*, competition_id: int) -> int:
     a deleted competition writes nothing. Returns the number of rows written (0: nothing
     was owed).
     """
+    from scoring.services.playoffs import playoff_advance_after_refresh
     from scoring.services.standings import standings_refresh_owed
 
-    return standings_refresh_owed(competition_id=competition_id)
+    written = standings_refresh_owed(competition_id=competition_id)
+    # A play-off stage's winners move on with the results (issue 22): after the rebuild,
+    # outside its transaction, so a bracket problem never holds up the standings (it is
+    # logged; the director's play-off page brings the bracket up to date again).
+    # Only when the rebuild moved a row: a result that counts moves the stage's table.
+    try:
+        if written:
+            playoff_advance_after_refresh(competition_id=competition_id)
+    except Exception:
+        logger.exception(
+            "play-off bracket of competition %s not brought up to date", competition_id
+        )
+    return written
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -47,6 +60,7 @@ def standings_refresh_stale() -> int:
     the number of competitions rebuilt.
     """
     from scoring.selectors.standings import competitions_standings_stale
+    from scoring.services.playoffs import playoff_advance_after_refresh
     from scoring.services.standings import standings_rebuild
 
     stale_for = timedelta(seconds=settings.STANDINGS_SWEEP_SECONDS)
@@ -54,6 +68,8 @@ def standings_refresh_stale() -> int:
     for competition_id in competitions_standings_stale(stale_for=stale_for):
         try:
             standings_rebuild(competition_id=competition_id)
+            # A lost refresh of a play-off stage owed its bracket too (issue 22).
+            playoff_advance_after_refresh(competition_id=competition_id)
         except Exception:
             logger.exception("stale standings of competition %s not rebuilt", competition_id)
         else:

@@ -8,12 +8,14 @@ from django.urls import path, re_path
 from scoring.views import (
     board,
     competition_manage,
+    divisions,
     history,
     home,
     match_manage,
     matchday_manage,
     offline,
     paper,
+    playoffs,
     public,
     sheet,
     sheet_game,
@@ -56,6 +58,11 @@ urlpatterns = [
         name="results_export",
     ),
     path("c/<slug:slug>/match/<int:match_id>/", public.match_detail, name="match_detail"),
+    # Play-offs (issue 22): the director's seeding and the public bracket of a stage.
+    path("divisions/<path:season>/", divisions.season_divisions_page, name="season_divisions"),
+    path("c/<slug:slug>/playoffs/", playoffs.playoff_manage, name="playoff_manage"),
+    path("c/<slug:slug>/bracket/", playoffs.playoff_bracket_page, name="playoff_bracket"),
+    path("c/<slug:slug>/bracket.pdf", playoffs.playoff_bracket_pdf, name="playoff_bracket_pdf"),
     # The hall's big screen (public) and the director's live board of a matchday.
     path("c/<slug:slug>/display/", board.hall_display, name="hall_display"),
     path("c/<slug:slug>/matchday/<int:number>/board/", board.matchday_board, name="matchday_board"),

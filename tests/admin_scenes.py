@@ -67,7 +67,24 @@ def admin_scene() -> Game:
     checkin_record(entry_id=third.pk, number=3, present=True)
     squad = Squad.objects.create(club=ClubFactory.create(), season="2026-2027")
     SquadMember.objects.create(squad=squad, player=PlayerFactory.create(), season="2026-2027")
+    stage_rows()
     return game
+
+
+def stage_rows() -> None:
+    """A play-off made from a finished competition, and a division of it (issue 22)."""
+    from scoring.services.playoffs import playoff_create
+    from tests.playoff_scenes import two_pairs_tied
+    from tournaments.models import Division
+
+    competition, entries = two_pairs_tied()
+    lots = [[entries["Kampoe"].pk, entries["Formula"].pk]]
+    playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+    Division.objects.create(
+        league="STCB", season="2026-2027", name="Hoofdklasse", level=1, competition=competition
+    )
 
 
 def settle() -> None:

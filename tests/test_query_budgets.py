@@ -80,6 +80,30 @@ def _table(b: Built) -> dict[str, Any]:
     return {"token": game_links_ensure(game_ids=[b.game.pk])[b.game.pk]["a"].token}
 
 
+def _stage(b: Built) -> dict[str, Any]:
+    """A play-off of two made beside `b` (issue 22): its bracket is the same whatever `b`."""
+    from scoring.services.playoffs import playoff_create
+    from tests.playoff_scenes import two_pairs_tied
+
+    source, entries = two_pairs_tied(slug=f"stage-of-{b.competition.slug}")
+    lots = [[entries["Kampoe"].pk, entries["Formula"].pk]]
+    playoff = playoff_create(
+        competition_id=source.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+    return {"slug": playoff.competition.slug}
+
+
+def _divisions(b: Built) -> dict[str, Any]:
+    """A season of its own whose one division is `b`'s competition (issue 22)."""
+    from tournaments.models import Division
+
+    season = f"season-{b.competition.slug}"
+    Division.objects.create(
+        league="STCB", season=season, name="Hoofdklasse", level=1, competition=b.competition
+    )
+    return {"season": season}
+
+
 def _round(b: Built) -> dict[str, Any]:
     return {**_game(b), "round_id": b.game.rounds.order_by("number").first().pk}  # type: ignore[union-attr]
 
@@ -92,7 +116,8 @@ def _round(b: Built) -> dict[str, Any]:
 BUDGETS: dict[str, Page] = {
     "competition_list": Page(2, False, lambda b: {}),
     # The standings page lists the withdrawn entries (issue 22): one query.
-    "competition_detail": Page(14, False, _slug),
+    # One more (issue 22): its play-offs, or on a stage its bracket (`stage_links`).
+    "competition_detail": Page(15, False, _slug),
     "matchday_detail": Page(12, False, _matchday),
     "matchday_print": Page(7, False, _matchday),
     "match_detail": Page(7, False, _match),
@@ -133,6 +158,13 @@ BUDGETS: dict[str, Page] = {
     # Issue 22: the director's withdrawals and the check-in of an evening.
     "withdrawals_manage": Page(12, True, _slug),
     "checkin_manage": Page(12, True, _matchday),
+    # Issue 22: the director's seeding page reads the table as the standings compute it,
+    # the bracket its stage, seeds, ties and counted legs, the divisions page each
+    # division's final order.
+    "playoff_manage": Page(14, True, _slug),
+    "playoff_bracket": Page(7, False, _stage),
+    "playoff_bracket_pdf": Page(7, False, _stage),
+    "season_divisions": Page(9, False, _divisions),
 }
 # Write endpoints (require_POST): their pages are the ones above.
 POST_ONLY = {

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from scoring.rules import RuleViolation
 from troefclub.bidi import isolated_text
 from troefclub.rule_messages_withdrawals import withdrawal_messages
+from troefclub.stage_messages import stage_messages
 from troefclub.void_messages import void_messages
 from troefclub.writes import integrity_violation
 
@@ -51,6 +52,10 @@ TRICKS_EXPECTED = {
 
 def _messages() -> dict[str, str]:
     return {
+        # Issue 22's messages live in modules of their own (this one is long enough).
+        **withdrawal_messages(),
+        **void_messages(),
+        **stage_messages(),
         "rule_set_invalid": _("The rule set is not possible: check “%(field)s”."),
         "api_token_name_required": _("Give the API token a name: what it is for."),
         "api_token_unknown": _("There is no such API token of yours."),
@@ -503,7 +508,7 @@ def integrity_message(exc: Exception) -> str | None:
 
 # The params that hold a user-given name (`troefclub.bidi.isolated_text`).
 NAME_PARAMS = {"entry", "koppel", "player", "players", "club", "competition", "home", "away",
-               "team", "expected", "given", "caller"}  # fmt: skip
+               "team", "expected", "given", "caller", "entries", "division"}  # fmt: skip
 
 
 def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None) -> str:
@@ -534,11 +539,7 @@ def rule_message(exc: RuleViolation, *, seat_names: dict[int, str] | None = None
     for key in NAME_PARAMS.intersection(params):  # a name can't turn the sentence (issue 19)
         if not isinstance(params[key], int | float):
             params[key] = isolated_text(params[key])
-    template = (
-        _messages().get(exc.code)
-        or withdrawal_messages().get(exc.code)
-        or void_messages().get(exc.code)
-    )
+    template = _messages().get(exc.code)
     placed = _placed_messages().get(exc.code)
     # Without the params that say who and where (a trigger's error), the plain words.
     if placed is not None and set(re.findall(r"%\((\w+)\)", placed)) <= params.keys():

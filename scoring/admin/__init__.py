@@ -12,5 +12,6 @@ from scoring.admin import (  # noqa: F401
     games,
     koppels,
     schedule,
+    stages,
     withdrawals,
 )

@@ -72,6 +72,8 @@ DIRECTED: dict[str, tuple[Kwargs, bool]] = {
     "game_reopen": (_game, False),
     "game_confirm": (_game, False),
     "game_seats": (_game, False),
+    # Issue 22: the seeding from the final standings, deciding matches, the play-offs made.
+    "playoff_manage": (_slug, True),
 }
 # Open to everybody (the table's page to whoever holds its link); the director's home
 # page is not a competition's (it lists the competitions its user directs).
@@ -91,6 +93,10 @@ NOT_DIRECTED = {
     "table_manifest",
     "service_worker",
     "director_home",
+    # Issue 22: a stage's bracket (page and PDF), a season's divisions.
+    "playoff_bracket",
+    "playoff_bracket_pdf",
+    "season_divisions",
 }
 
 

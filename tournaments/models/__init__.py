@@ -13,6 +13,8 @@ from tournaments.models.competitions import (
     StandingsRefreshClaim,
     tiebreaks_default,
 )
+from tournaments.models.divisions import Division
+from tournaments.models.playoffs import Playoff, PlayoffSeed, PlayoffTie
 from tournaments.models.schedule import (
     Bye,
     Deduction,
@@ -35,10 +37,14 @@ __all__ = [
     "Club",
     "Competition",
     "Deduction",
+    "Division",
     "Entry",
     "Match",
     "Matchday",
     "Player",
+    "Playoff",
+    "PlayoffSeed",
+    "PlayoffTie",
     "Squad",
     "SquadMember",
     "StandingsRefreshClaim",
