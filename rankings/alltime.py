@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Q, Sum
 
 from scoring.models import Standing
-from tournaments.models import Club, Competition, Player, Team
+from tournaments.models import Club, Competition, Division, Player, Team
 
 # Summed per season: the columns of a standings row that add up.
 _SUMMED = (
@@ -109,18 +109,27 @@ def player_all_time(*, player: Player) -> AllTimeTable:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ArchivedSeason:
     """A season of the archive: its name (`season`, "" for competitions without one) and
-    its `competitions`, by name."""
+    its `competitions`, by name; `has_divisions` when the season's competitions are grouped
+    in divisions (its page then shows promotion and relegation)."""
 
     season: str
     competitions: list[Competition]
+    has_divisions: bool = False
 
 
 def seasons_archive() -> list[ArchivedSeason]:
     """Every season with its competitions, newest season first, competitions by name
-    (their pages link to their standings). One query."""
+    (their pages link to their standings), and whether each has divisions. Two queries."""
+    divided = set(Division.objects.values_list("season", flat=True).distinct())
     archive: list[ArchivedSeason] = []
     for competition in Competition.objects.order_by("-season", "name", "slug"):
         if not archive or archive[-1].season != competition.season:
-            archive.append(ArchivedSeason(season=competition.season, competitions=[]))
+            archive.append(
+                ArchivedSeason(
+                    season=competition.season,
+                    competitions=[],
+                    has_divisions=competition.season in divided,
+                )
+            )
         archive[-1].competitions.append(competition)
     return archive

@@ -14,6 +14,10 @@ def void_messages() -> dict[str, str]:
         "void_why_missing": _("Say why it is voided: the reason is shown with the result."),
         "match_already_void": _("This match was voided already (%(voided_at)s: %(void_reason)s)."),
         "game_already_void": _("This game was voided already (%(voided_at)s: %(void_reason)s)."),
+        "match_voided": _(
+            "This match is voided: it takes no more results, forfeits or lineups. Its replay "
+            "is another match."
+        ),
         "game_match_void": _("The whole match is voided already: none of its games counts."),
         "game_voided": _(
             "This game is voided (or its match is): it takes no more rounds, corrections or "

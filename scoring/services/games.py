@@ -22,6 +22,7 @@ from scoring.rules import (
 )
 from scoring.selectors.sheet import competition_games_replay, game_setup_check
 from scoring.services.disputes import dispute_corrected_if_open
+from scoring.services.matches import match_not_voided
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match, Player, Team
@@ -343,8 +344,8 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
     meanwhile are not overwritten. Totals stored already (a form sent twice, stale or not)
     change nothing: no history row, no refresh.
 
-    Raises RuleViolation: `match_unknown`, `match_changed_meanwhile`, `match_has_games`,
-    and the `check_match_totals` codes.
+    Raises RuleViolation: `match_unknown`, `match_voided`, `match_changed_meanwhile`,
+    `match_has_games`, and the `check_match_totals` codes.
     """
     try:
         match = (
@@ -354,6 +355,7 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
         )
     except Match.DoesNotExist:
         raise RuleViolation("match_unknown", match=match_id) from None
+    match_not_voided(match)
     if (match.total_home, match.total_away) == (total_home, total_away):
         return match  # stored already (sent twice, or the same totals again): nothing to write
     game_ids = list(match.games.values_list("pk", flat=True))

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from scoring.models import Game
 from scoring.rules import Forfeit, RuleViolation, sitting_koppels_violations
-from scoring.services.matches import forfeit_reason_short
+from scoring.services.matches import forfeit_reason_short, match_not_voided
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.services.schedule import games_have_results
 from scoring.tokens import match_token
@@ -112,8 +112,8 @@ def _club_match_locked(match_id: int) -> Match:
     (`matchday_entries_swap`): the games this write makes take the matchday's lock too
     (the database's trigger), and taken after the match's it could deadlock with a swap.
 
-    Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_changed_meanwhile`
-    (the match moved to another matchday meanwhile).
+    Raises RuleViolation: `match_unknown`, `not_a_club_match`, `match_voided`,
+    `match_changed_meanwhile` (the match moved to another matchday meanwhile).
     """
     matchday_id = Match.objects.filter(pk=match_id).values_list("matchday_id", flat=True).first()
     if matchday_id is None:
@@ -131,6 +131,7 @@ def _club_match_locked(match_id: int) -> Match:
         raise RuleViolation("match_changed_meanwhile")
     if match.matchday.competition.kind != Competition.Kind.CLUBS:
         raise RuleViolation("not_a_club_match")
+    match_not_voided(match)
     return match
 
 

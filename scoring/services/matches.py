@@ -343,6 +343,14 @@ def forfeit_check(side: str, reason: str) -> str:
     return reason
 
 
+def match_not_voided(match: Match) -> None:
+    """Refuse a write of a result, forfeit or lineup to a voided match (issue 22): it is the
+    record of what was voided and counts nowhere, so what is written to it would be lost
+    from sight; its replay is another match. Raises RuleViolation `match_voided`."""
+    if match.voided_at is not None:
+        raise RuleViolation("match_voided")
+
+
 @transaction.atomic
 def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Match:
     """Record (or with `side=""` lift) a forfeit: the side loses the match whatever was played.
@@ -355,12 +363,13 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
     overwritten. A form asking for the forfeit stored already (sent twice, stale or not)
     changes nothing: no history row, no refresh.
 
-    Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`,
-    `match_changed_meanwhile`.
+    Raises RuleViolation: `match_unknown`, `match_voided`, `forfeit_side_invalid`,
+    `forfeit_reason_missing`, `match_changed_meanwhile`.
     """
     match = Match.objects.select_for_update().select_related("matchday").filter(pk=match_id).first()
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
+    match_not_voided(match)
     reason = forfeit_check(side, reason)
     if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
         return match  # stored already: nothing to write, no history row, no refresh

@@ -20,7 +20,7 @@ from scoring.models import Standing
 from scoring.services.standings import standings_rebuild
 from tests.builders import finished_game, pairs_game
 from tests.factories import CompetitionFactory, MatchdayFactory, TeamEntryFactory, TeamFactory
-from tournaments.models import Club, Deduction, Entry
+from tournaments.models import Club, Competition, Deduction, Division, Entry
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +106,20 @@ def test_the_archive_lists_every_season_with_its_competitions(history, client):
     page = client.get(reverse("seasons_archive"))
     assert page.status_code == 200
     assert reverse("competition_detail", kwargs={"slug": "avond-2024"}) in page.content.decode()
+
+
+def test_the_archive_links_the_divisions_of_a_season_that_has_them(history, client):
+    """Issue 22: a season grouped in divisions shows its promotion and relegation page from
+    the archive; a season without divisions has no such link."""
+    Division.objects.create(
+        league="STCB",
+        season="2025-2026",
+        name="Hoofdklasse",
+        level=1,
+        competition=Competition.objects.get(slug="beker-2025"),
+    )
+
+    assert [item.has_divisions for item in seasons_archive()] == [True, False]
+    page = client.get(reverse("seasons_archive")).content.decode()
+    assert reverse("season_divisions", kwargs={"season": "2025-2026"}) in page
+    assert reverse("season_divisions", kwargs={"season": "2024-2025"}) not in page

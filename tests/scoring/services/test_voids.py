@@ -11,11 +11,22 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
-from scoring.services.matches import match_delete
+from scoring.services.games import match_totals_enter
+from scoring.services.lineups import club_match_lineup_set
+from scoring.services.matches import match_delete, match_forfeit_set
+from scoring.services.schedule import schedule_round_robin_create
 from scoring.services.voids import game_void, match_replay_schedule, match_void
-from tests.builders import finished_game, pairs_game, pairs_matchday, record
+from tests.builders import (
+    club_competition,
+    finished_game,
+    koppels_of,
+    pairs_game,
+    pairs_matchday,
+    record,
+)
 from tests.factories import MatchdayFactory, UserFactory
 from tests.refreshes import queued_refreshes
+from tests.seen import match_token_now
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +213,55 @@ def test_a_replay_deleted_before_it_is_played_leaves_its_match_voided_and_replay
     assert original.replayed_by is None and original.void_reason == "hall closed"
     again = match_replay_schedule(match_id=played.match_id, date=datetime.date(2026, 11, 13))
     assert Match.objects.get(pk=played.match_id).replayed_by == again
+
+
+def _forfeit(match: Match) -> None:
+    match_forfeit_set(
+        match_id=match.pk, side="home", reason="no show", seen=match_token_now(match_id=match.pk)
+    )
+
+
+def _totals(match: Match) -> None:
+    match_totals_enter(
+        match_id=match.pk, total_home=20, total_away=5, seen=match_token_now(match_id=match.pk)
+    )
+
+
+def _lineup(match: Match) -> None:
+    club_match_lineup_set(
+        match_id=match.pk,
+        seen=match_token_now(match_id=match.pk),
+        home_teams=[team.pk for team in koppels_of(match.home)[:2]],
+        away_teams=[team.pk for team in koppels_of(match.away)[:2]],
+    )
+
+
+def _club_match() -> Match:
+    competition = club_competition(2)
+    schedule_round_robin_create(competition_id=competition.pk)
+    return Match.objects.filter(matchday__competition=competition).order_by("pk")[0]
+
+
+@pytest.mark.parametrize(
+    ("scene", "write"),
+    [("pairs", _forfeit), ("pairs", _totals), ("clubs", _lineup)],
+    ids=["forfeit", "totals", "lineup"],
+)
+def test_a_voided_match_takes_no_more_forfeits_totals_or_lineups(scene, write):
+    """A voided match counts nowhere (RULES.md has no rule: issue 22): what is written to it
+    would vanish from every table, so the write is refused and nothing changes."""
+    if scene == "pairs":
+        _, matchday, entries = pairs_matchday(4)
+        match = Match.objects.get(pk=pairs_game(matchday, entries[0], entries[1], table=1).match_id)
+    else:
+        match = _club_match()
+    match_void(match_id=match.pk, reason="hall closed")
+    before = Match.objects.filter(pk=match.pk).values().get()
+    games = Game.objects.filter(match=match).count()
+
+    with pytest.raises(RuleViolation) as caught:
+        write(Match.objects.get(pk=match.pk))
+
+    assert caught.value.code == "match_voided"
+    assert Match.objects.filter(pk=match.pk).values().get() == before
+    assert Game.objects.filter(match=match).count() == games
