@@ -12,12 +12,12 @@ API's JSON shape, never a database error.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 import django_filters
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
-from django.urls import re_path
+from django.urls import re_path, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
@@ -36,7 +36,7 @@ from api.serializers.entities import (
 )
 from api.serializers.errors import ErrorSerializer
 from api.stamps import count, history_newest, newest, rows_newest, stamp_read
-from rankings.models import Season
+from rankings.models import KoppelAlias, PlayerAlias, Season
 from tournaments.models import Club, Competition, Entry, Player, Team
 
 # A key or slug as the models allow it (SlugField: ASCII letters, digits, - and _).
@@ -59,6 +59,53 @@ BAD_FILTER = OpenApiResponse(ErrorSerializer, description="A filter value that i
 NOT_MODIFIED = OpenApiResponse(
     description="Not modified: the If-None-Match ETag is the current one (no body)."
 )
+
+
+MOVED = OpenApiResponse(
+    description=(
+        "Moved for good: the key is of a player (or koppel) merged into another; `Location` "
+        "gives the kept one's address (no body)."
+    )
+)
+
+
+class KeyMerged(Exception):
+    """A detail asked by the key of a player or koppel merged into another (issue 22):
+    answered 301 with the kept one's address (`MergedKeyMixin`)."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
+
+
+class MergedKeyMixin:
+    """For a detail by `key` whose rows can be merged away (`rankings.merge`): an unknown
+    key that an alias names answers 301 to the kept row's address, as the public page
+    does, query string kept; any other unknown key stays a 404.
+
+    Subclasses set `alias_model` (PlayerAlias or KoppelAlias), `alias_field` (its link to
+    the kept row) and `url_name` (the detail's own name)."""
+
+    alias_model: Any
+    alias_field: str
+    url_name: str
+    request: Request
+
+    def merged_or_404(self, key: str) -> NoReturn:
+        alias = self.alias_model.objects.filter(key=key).values_list(
+            f"{self.alias_field}__key", flat=True
+        )
+        kept = alias.first()
+        if kept is None:
+            raise NotFound()
+        location = reverse(f"api:{self.url_name}", kwargs={"key": kept})
+        query = self.request.META.get("QUERY_STRING", "")
+        raise KeyMerged(f"{location}?{query}" if query else location)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, KeyMerged):
+            return Response(status=301, headers={"Location": exc.location})
+        return super().handle_exception(exc)  # type: ignore[misc]
 
 
 def read_responses(ok: Any, *, filters: bool = False, found: bool = True) -> dict[int, Any]:
@@ -204,16 +251,19 @@ class PlayerList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The player's key.")],
-    responses=read_responses(PlayerSerializer),
+    responses={**read_responses(PlayerSerializer), 301: MOVED},
 )
-class PlayerDetail(ConditionalMixin, generics.RetrieveAPIView):
-    """One player by their `key`, with their club of now. Queries: two (stamp, player)."""
+class PlayerDetail(MergedKeyMixin, ConditionalMixin, generics.RetrieveAPIView):
+    """One player by their `key`, with their club of now; the key of a player merged into
+    another answers 301 to the kept player. Queries: two (stamp, player)."""
 
     serializer_class = PlayerSerializer
+    alias_model, alias_field, url_name = PlayerAlias, "player", "player-detail"
 
     def get_object(self) -> Player:
-        players = Player.objects.select_related("club")
-        return get_object_or_404(players, key=key_or_404(self.kwargs["key"]))
+        key = key_or_404(self.kwargs["key"])
+        player = Player.objects.select_related("club").filter(key=key).first()
+        return player if player is not None else self.merged_or_404(key)
 
     def stamp(self) -> Stamp:
         player = Player.objects.filter(key=key_or_404(self.kwargs["key"]))
@@ -270,16 +320,19 @@ class KoppelList(ConditionalMixin, generics.ListAPIView):
 
 @extend_schema(
     parameters=[key_parameter("key", "The koppel's key (as on its public page).")],
-    responses=read_responses(KoppelSerializer),
+    responses={**read_responses(KoppelSerializer), 301: MOVED},
 )
-class KoppelDetail(ConditionalMixin, generics.RetrieveAPIView):
-    """One koppel by its `key` (as its public page), with its players. Queries: two."""
+class KoppelDetail(MergedKeyMixin, ConditionalMixin, generics.RetrieveAPIView):
+    """One koppel by its `key` (as its public page), with its players; the key of a koppel
+    merged into another answers 301 to the kept one. Queries: two."""
 
     serializer_class = KoppelSerializer
+    alias_model, alias_field, url_name = KoppelAlias, "team", "koppel-detail"
 
     def get_object(self) -> Team:
-        koppels = Team.objects.select_related(*KOPPEL_JOINS)
-        return get_object_or_404(koppels, key=key_or_404(self.kwargs["key"]))
+        key = key_or_404(self.kwargs["key"])
+        koppel = Team.objects.select_related(*KOPPEL_JOINS).filter(key=key).first()
+        return koppel if koppel is not None else self.merged_or_404(key)
 
     def stamp(self) -> Stamp:
         koppel = Team.objects.filter(key=key_or_404(self.kwargs["key"]))

@@ -307,3 +307,29 @@ def test_every_column_pointing_at_a_player_or_koppel_is_handled_by_the_merge():
         if field.is_relation and field.related_model in (Player, Team)
     }
     assert pointing == HANDLED
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ("anna-2", "anna", "/api/v1/players/{}/"),
+        ("k-twin", "k-first", "/api/v1/koppels/{}/"),
+    ],
+    ids=["player", "koppel"],
+)
+def test_the_api_answers_a_merged_key_with_the_kept_ones_address(client, old, new, path):
+    """The API's door to a merged player or koppel: 301 to the kept one, as its public page
+    does, query string kept; a key nobody had stays a 404."""
+    keep = PlayerFactory.create(key="anna")
+    dup = PlayerFactory.create(key="anna-2")
+    partner = PlayerFactory.create(key="bea")
+    TeamFactory.create(key="k-first", player_1=keep, player_2=partner)
+    TeamFactory.create(key="k-twin", player_1=dup, player_2=partner)
+    player_merge(keep_id=keep.pk, drop_id=dup.pk, by=None)
+
+    moved = client.get(path.format(old) + "?x=1")
+
+    assert moved.status_code == 301
+    assert moved["Location"] == path.format(new) + "?x=1"
+    assert client.get(moved["Location"]).json()["key"] == new
+    assert client.get(path.format("nobody-had-this")).status_code == 404
