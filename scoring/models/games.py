@@ -454,7 +454,7 @@ class Round(models.Model):
         help_text=_("The table's link this round was entered with; empty when a director did."),
     )
 
-    history = HistoricalRecords()
+    history = HistoricalRecords(newest_by=("game_id",))
 
     class Meta:
         ordering = ["game", "number"]

@@ -184,12 +184,17 @@ def _game_changed_at(game: str = "pk") -> Greatest:
     """When the outer query's game (its field `game`) last changed: the newest history
     record of the game or of one of its rounds. Both: a write that leaves the game's own
     fields as they were (a caller corrected) writes only the round's record (issue 19)."""
+    # The newest record is the last written (`history_id`): one probe of the indexes on
+    # (id, history_id) and (game_id, history_id) (`troefclub.history`). Ordered by
+    # `history_date`, PostgreSQL read a history table backwards by date and filtered,
+    # whole tables for each game: minutes for the queue of a season (issue 22, seen when
+    # the tables' statistics said they were empty).
     game_record = Subquery(
-        Game.history.filter(id=OuterRef(game)).order_by("-history_date").values("history_date")[:1]
+        Game.history.filter(id=OuterRef(game)).order_by("-history_id").values("history_date")[:1]
     )
     round_record = Subquery(
         Round.history.filter(game_id=OuterRef(game))
-        .order_by("-history_date")
+        .order_by("-history_id")
         .values("history_date")[:1]
     )
     # Either may be missing (SQLite's greatest of a NULL is NULL): each stands in for the other.
