@@ -113,13 +113,9 @@ def test_a_federation_season_in_dutch(browser, live_server):
     league, koppels = round_robin_after_three_matchdays(ravi)
     top, _ = three_way_tie(slug="hoofdklasse-2026", name="Hoofdklasse 2026", season="2026")
     lower, duplicate = second_division()
-    for level, competition in ((1, top), (2, lower)):
+    for level, competition, name in ((1, top, "Hoofdklasse"), (2, lower, "Eerste klasse")):
         Division.objects.create(
-            league="SBTB",
-            season="2026",
-            name=competition.name,
-            level=level,
-            competition=competition,
+            league="SBTB", season="2026", name=name, level=level, competition=competition
         )
     evening, guests = swiss_evening()
     admin = UserFactory.create(is_staff=True, is_superuser=True)
@@ -216,6 +212,7 @@ def test_a_federation_season_in_dutch(browser, live_server):
     for seed in ("1. Pintoboys", "2. Formula", "3. Kampoe", "4. Toppers"):
         expect(bracket).to_contain_text(seed)
     expect(bracket).to_contain_text("Geloot door de secretaris")
+    expect(bracket.locator(".list-group-item span:nth-child(2)")).to_have_text([""] * 6)
     shot(page, "5-bracket-phone")
 
     # 6. Promotion and relegation: Saramacca up, Ekta down, next season made.
@@ -235,6 +232,8 @@ def test_a_federation_season_in_dutch(browser, live_server):
     expect(divisions.nth(0)).not_to_contain_text("Ekta")
     expect(divisions.nth(1)).to_contain_text("Ekta")
     expect(divisions.nth(1)).not_to_contain_text("Saramacca")
+    # Nothing played in 2027 yet: nobody is said to go up or down.
+    expect(page.locator("main .text-success, main .text-danger")).to_have_count(0)
     shot(page, "6-divisions-2027-phone")
     assert Division.objects.filter(season="2027").count() == 2
 
