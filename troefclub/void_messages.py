@@ -19,6 +19,10 @@ def void_messages() -> dict[str, str]:
             "This game is voided (or its match is): it takes no more rounds, corrections or "
             "confirmations. Its replay is another match."
         ),
+        "match_voided": _(
+            "This match is voided: it takes no more forfeits or totals. Its replay is "
+            "another match."
+        ),
         "replay_needs_matchday_or_date": _(
             "Choose the matchday the replay is played on, or give the date of a new matchday "
             "(one of the two)."

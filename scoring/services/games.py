@@ -343,8 +343,8 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
     meanwhile are not overwritten. Totals stored already (a form sent twice, stale or not)
     change nothing: no history row, no refresh.
 
-    Raises RuleViolation: `match_unknown`, `match_changed_meanwhile`, `match_has_games`,
-    and the `check_match_totals` codes.
+    Raises RuleViolation: `match_unknown`, `match_voided`, `match_changed_meanwhile`,
+    `match_has_games`, and the `check_match_totals` codes.
     """
     try:
         match = (
@@ -354,6 +354,8 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
         )
     except Match.DoesNotExist:
         raise RuleViolation("match_unknown", match=match_id) from None
+    if match.voided_at is not None:
+        raise RuleViolation("match_voided")  # the record of what was voided, as `game_voided`
     if (match.total_home, match.total_away) == (total_home, total_away):
         return match  # stored already (sent twice, or the same totals again): nothing to write
     game_ids = list(match.games.values_list("pk", flat=True))

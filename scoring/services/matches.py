@@ -355,12 +355,16 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
     overwritten. A form asking for the forfeit stored already (sent twice, stale or not)
     changes nothing: no history row, no refresh.
 
-    Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`,
-    `match_changed_meanwhile`.
+    Raises RuleViolation: `match_unknown`, `match_voided`, `forfeit_side_invalid`,
+    `forfeit_reason_missing`, `match_changed_meanwhile`.
     """
     match = Match.objects.select_for_update().select_related("matchday").filter(pk=match_id).first()
     if match is None:
         raise RuleViolation("match_unknown", match=match_id)
+    if match.voided_at is not None:
+        # A voided match is the record of what was voided, as its games are
+        # (`game_voided`): a forfeit on it would change that record (issue 22).
+        raise RuleViolation("match_voided")
     reason = forfeit_check(side, reason)
     if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
         return match  # stored already: nothing to write, no history row, no refresh

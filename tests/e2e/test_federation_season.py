@@ -23,7 +23,7 @@ from scoring.models import Game
 from scoring.services.games import game_totals_set
 from scoring.services.schedule import schedule_round_robin_create
 from scoring.services.standings import standings_rebuild
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PASSWORD, PHONE, refresh_standings_if_not_eager
 from tests.factories import (
     CompetitionFactory,
     PlayerFactory,
@@ -149,6 +149,7 @@ def test_a_federation_season_in_dutch(browser, live_server):
     expect(page.locator("#withdrawn-list")).to_contain_text("Sonny")
     shot(page, "1-withdrawals")
     page.set_viewport_size(PHONE)
+    refresh_standings_if_not_eager(league.pk)
     page.goto(url + reverse("competition_detail", kwargs={"slug": league.slug}))
     sonny = page.locator("table.standings tbody tr", has_text="Sonny")
     expect(sonny.locator(".standing-withdrawn")).to_have_text("teruggetrokken")
@@ -170,6 +171,7 @@ def test_a_federation_season_in_dutch(browser, live_server):
     page.locator("#id_replay-date").fill("2026-11-28")
     page.locator("#replay-form button[type=submit]").click()
     expect(page.locator("#replayed-by-link")).to_be_visible()
+    expect(page.locator("#forfeit-form")).to_have_count(0)  # voided: no forfeit on it
     shot(page, "3-void-replay")
     voided.refresh_from_db()
     assert voided.replayed_by is not None
@@ -178,6 +180,13 @@ def test_a_federation_season_in_dutch(browser, live_server):
     page.goto(url + reverse("match_detail", kwargs={"slug": league.slug, "match_id": voided.pk}))
     expect(page.locator("#match-voided")).to_contain_text("Zaal ging om 23:00 dicht")
     shot(page, "3-voided-match-phone")
+    refresh_standings_if_not_eager(league.pk)
+    page.goto(url + reverse("competition_detail", kwargs={"slug": league.slug}))
+    # The voided match counts for neither side: Toppers played 3 (and a walk-over against
+    # Sonny), Pintoboys 3, less the voided one.
+    for name, count in (("Toppers", "3"), ("Pintoboys", "2")):
+        row = page.locator("table.standings tbody tr", has_text=name)
+        expect(row.locator("td").nth(2)).to_have_text(count)
 
     # 4. The two Ravi Ramdins merged in the admin, keeping the first.
     page.set_viewport_size(DESKTOP)

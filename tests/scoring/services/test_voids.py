@@ -11,8 +11,10 @@ import pytest
 
 from scoring.models import Game
 from scoring.rules import RuleViolation
-from scoring.services.matches import match_delete
+from scoring.services.games import match_totals_enter
+from scoring.services.matches import match_delete, match_forfeit_set
 from scoring.services.voids import game_void, match_replay_schedule, match_void
+from scoring.tokens import match_token
 from tests.builders import finished_game, pairs_game, pairs_matchday, record
 from tests.factories import MatchdayFactory, UserFactory
 from tests.refreshes import queued_refreshes
@@ -202,3 +204,23 @@ def test_a_replay_deleted_before_it_is_played_leaves_its_match_voided_and_replay
     assert original.replayed_by is None and original.void_reason == "hall closed"
     again = match_replay_schedule(match_id=played.match_id, date=datetime.date(2026, 11, 13))
     assert Match.objects.get(pk=played.match_id).replayed_by == again
+
+
+@pytest.mark.parametrize("write", ["forfeit", "totals"])
+def test_a_voided_match_takes_no_forfeit_or_totals(write):
+    # Found by the season's browser walk (tests/e2e/test_federation_season.py): the
+    # director's page of a voided match still offered the forfeit, and the service took it.
+    _, matchday, entries = pairs_matchday(2)
+    match = Match.objects.create(matchday=matchday, home=entries[0], away=entries[1], table=1)
+    match_void(match_id=match.pk, reason="hall closed")
+    seen = match_token(match, [])
+
+    with pytest.raises(RuleViolation) as caught:
+        if write == "forfeit":
+            match_forfeit_set(match_id=match.pk, side="home", reason="no show", seen=seen)
+        else:
+            match_totals_enter(match_id=match.pk, total_home=20, total_away=0, seen=seen)
+
+    assert caught.value.code == "match_voided"
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.forfeit, stored.total_home) == ("", None)
