@@ -197,7 +197,10 @@ def test_a_federation_season_in_dutch(browser, live_server):
     page.locator("button[name=index]").click()
     page.get_by_label(f"Ravi Ramdin ({ravi.key})").check()
     page.get_by_role("button", name="Samenvoegen").click()
-    expect(page.locator(".messagelist .success")).to_contain_text(ravi.key)
+    expect(page.locator(".messagelist .success")).to_contain_text(
+        f"Ravi Ramdin ({duplicate.key}) is samengevoegd met Ravi Ramdin ({ravi.key})"
+    )
+    expect(page.locator("#result_list tbody tr")).to_have_count(1)
     shot(page, "4-merged")
     page.set_viewport_size(PHONE)
     page.goto(url + reverse("player_detail", kwargs={"key": duplicate.key}))
