@@ -25,6 +25,12 @@ class DivisionMoves:
     down: list[Entry] = field(default_factory=list)
     tied: list[tuple[int, list[Entry]]] = field(default_factory=list)  # (rank, entries)
 
+    @property
+    def undecided(self) -> set[int]:
+        """The ids of the entries in `tied`: whether they go up, stay or go down is not
+        known yet (the page must not say; a season not begun is one such tie)."""
+        return {entry.pk for _, group in self.tied for entry in group}
+
 
 def season_divisions(*, season: str, league: str = "") -> QuerySet[Division]:
     """The divisions of `season` (of one `league`, or all), by league then level."""

@@ -114,7 +114,7 @@ def match_context(request: HttpRequest, match: Match, **extra: Any) -> dict[str,
     games = context["games"]
     is_director = context["competition"].is_directed_by(request.user)
     context["is_director"] = is_director
-    if is_director and not games:
+    if is_director and not games and match.voided_at is None:
         initial = {"total_home": match.total_home, "total_away": match.total_away}
         context["totals_form"] = MatchTotalsForm(initial=initial, match=match)
     context.update(extra)

@@ -39,6 +39,23 @@ def test_the_divisions_page_lists_them_with_who_goes_up_and_down(
     assert text.count('goes up">▲') == 1 and text.count('goes down">▼') == 1
 
 
+def test_a_season_not_begun_says_nobody_goes_up_or_down(client: Client) -> None:
+    # Found by the season's browser walk (tests/e2e/test_federation_season.py): next
+    # season's page, before a match, put ▲ and ▼ on the entries by name order.
+    for level, slug in ((1, "hoofd-2027-2028"), (2, "eerste-2027-2028")):
+        competition = pairs_competition(3, slug=slug)
+        Division.objects.create(
+            league="STCB", season="2027-2028", name=slug, level=level, competition=competition
+        )
+
+    response = client.get(reverse("season_divisions", kwargs={"season": "2027-2028"}))
+
+    text = response.content.decode()
+    assert response.status_code == 200
+    assert 'goes up">▲' not in text and 'goes down">▼' not in text
+    assert text.count('class="small text-body-secondary mt-2 mb-0 division-tied"') == 2
+
+
 def test_a_season_without_divisions_has_no_page(client: Client) -> None:
     response = client.get(reverse("season_divisions", kwargs={"season": "1999"}))
     assert response.status_code == 404

@@ -119,6 +119,19 @@ def test_the_bracket_pdf_renders_the_ties(client: Client, bracket: Playoff) -> N
     assert "Semi-finals" in text and "1. Kampoe" in text and "20–0" in text
 
 
+def test_a_tie_not_played_yet_shows_no_score(client: Client, bracket: Playoff) -> None:
+    # Found by the season's browser walk (tests/e2e/test_federation_season.py): a
+    # semi-final not played yet showed 0 against 0, as if played to a draw.
+    slug = bracket.competition.slug
+    page = client.get(reverse("playoff_bracket", kwargs={"slug": slug})).content.decode()
+    pdf = client.get(reverse("playoff_bracket_pdf", kwargs={"slug": slug})).content
+    [sheet] = list(pdfium.PdfDocument(pdf))
+
+    assert page.count("<span>20</span>") == 1 and page.count("<span>0</span>") == 1
+    printed = sheet.get_textpage().get_text_range()
+    assert "Toppers 20–0" in printed and "Ekta 0–0" not in printed
+
+
 def test_a_competition_that_is_no_stage_has_no_bracket(client: Client) -> None:
     competition, _entries = two_pairs_tied()
     response = client.get(reverse("playoff_bracket", kwargs={"slug": competition.slug}))
