@@ -48,8 +48,9 @@ _NOT_COPIED = {
 
 
 def _source_finished(source: Competition) -> None:
-    """Refuse to seed from standings that are not final: a match still to count."""
-    matches = Match.objects.filter(matchday__competition=source).count()
+    """Refuse to seed from standings that are not final: a match still to count. A voided
+    match counts nowhere (`match_void`): it is not one still to be played."""
+    matches = Match.objects.filter(matchday__competition=source, voided_at__isnull=True).count()
     counted = len(competition_match_outcomes(competition=source))
     if counted < matches:
         raise RuleViolation("playoff_source_unfinished", open=matches - counted)

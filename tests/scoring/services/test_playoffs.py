@@ -14,7 +14,7 @@ from scoring.selectors.playoffs import competition_final_order
 from scoring.selectors.standings import competition_table
 from scoring.services.playoffs import deciding_match_create, playoff_advance, playoff_create
 from scoring.tasks import standings_refresh
-from tests.playoff_scenes import leg_won, three_way_tie, two_pairs_tied
+from tests.playoff_scenes import leg_won, played, three_way_tie, two_pairs_tied
 from tournaments.models import Match, Playoff
 
 pytestmark = pytest.mark.django_db
@@ -203,6 +203,21 @@ def test_seeding_refuses_standings_that_are_not_final() -> None:
     with pytest.raises(RuleViolation) as caught:
         playoff_create(competition_id=competition.pk, size=2, legs=1, by=None)
     assert caught.value.code == "playoff_source_unfinished"
+
+
+def test_seeding_counts_a_voided_match_as_no_match_still_to_play() -> None:
+    competition, entries = two_pairs_tied()
+    from scoring.services.voids import match_void
+
+    played(competition, [(entries["Toppers"], entries["Ekta"])])
+    match_void(match_id=Match.objects.order_by("pk").last().pk, reason="hall closed")  # type: ignore[union-attr]
+    lots = [[entries["Formula"].pk, entries["Kampoe"].pk]]
+
+    playoff = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+
+    assert _seed_names(playoff) == ["Formula", "Kampoe"]
 
 
 @pytest.mark.parametrize(
