@@ -23,6 +23,7 @@ from scoring.rules import (
 from scoring.selectors.sheet import competition_games_replay, game_setup_check
 from scoring.services.disputes import dispute_corrected_if_open
 from scoring.services.refresh import standings_refresh_on_commit
+from scoring.services.voids import match_void_refuse
 from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match, Player, Team
 
@@ -343,8 +344,9 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
     meanwhile are not overwritten. Totals stored already (a form sent twice, stale or not)
     change nothing: no history row, no refresh.
 
-    Raises RuleViolation: `match_unknown`, `match_changed_meanwhile`, `match_has_games`,
-    and the `check_match_totals` codes.
+    Raises RuleViolation: `match_unknown`, `match_already_void` (params voided_at,
+    void_reason), `match_changed_meanwhile`, `match_has_games`, and the
+    `check_match_totals` codes.
     """
     try:
         match = (
@@ -356,6 +358,7 @@ def match_totals_enter(*, match_id: int, total_home: int, total_away: int, seen:
         raise RuleViolation("match_unknown", match=match_id) from None
     if (match.total_home, match.total_away) == (total_home, total_away):
         return match  # stored already (sent twice, or the same totals again): nothing to write
+    match_void_refuse(match)
     game_ids = list(match.games.values_list("pk", flat=True))
     if seen != match_token(match, game_ids):
         raise RuleViolation("match_changed_meanwhile")

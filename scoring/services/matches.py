@@ -14,6 +14,7 @@ from scoring.models import Game
 from scoring.rules import Forfeit, RuleViolation
 from scoring.selectors.results import holds_result
 from scoring.services.refresh import standings_refresh_on_commit
+from scoring.services.voids import match_void_refuse
 from scoring.services.schedule import (
     competition_entry_id_set,
     match_with_games_create,
@@ -378,6 +379,7 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
     changes nothing: no history row, no refresh.
 
     Raises RuleViolation: `match_unknown`, `forfeit_side_invalid`, `forfeit_reason_missing`,
+    `match_already_void` (params voided_at, void_reason: a voided match takes no forfeit),
     `match_changed_meanwhile`.
     """
     match = Match.objects.select_for_update().select_related("matchday").filter(pk=match_id).first()
@@ -386,6 +388,7 @@ def match_forfeit_set(*, match_id: int, side: str, reason: str, seen: str) -> Ma
     reason = forfeit_check(side, reason)
     if (match.forfeit, match.forfeit_reason) == (side, reason if side else ""):
         return match  # stored already: nothing to write, no history row, no refresh
+    match_void_refuse(match)
     if seen != match_token(match, match.games.values_list("pk", flat=True)):
         raise RuleViolation("match_changed_meanwhile")
     match.forfeit_cause = Match.ForfeitCause.DIRECTOR

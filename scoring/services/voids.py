@@ -54,6 +54,18 @@ def _stamp(moment: datetime.datetime) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
 
 
+def match_void_refuse(match: Match) -> None:
+    """Refuse a write to voided `match` (its forfeit, its totals): it is the record of what
+    was voided and takes no result any more, as a voided game takes no round.
+
+    Raises RuleViolation: `match_already_void` (params voided_at, void_reason).
+    """
+    if match.voided_at is not None:
+        raise RuleViolation(
+            "match_already_void", voided_at=_stamp(match.voided_at), void_reason=match.void_reason
+        )
+
+
 def _user_id(by: Any) -> int | None:
     """The id of the user `by` (None: an import, a command)."""
     return getattr(by, "pk", None)

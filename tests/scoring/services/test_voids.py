@@ -202,3 +202,21 @@ def test_a_replay_deleted_before_it_is_played_leaves_its_match_voided_and_replay
     assert original.replayed_by is None and original.void_reason == "hall closed"
     again = match_replay_schedule(match_id=played.match_id, date=datetime.date(2026, 11, 13))
     assert Match.objects.get(pk=played.match_id).replayed_by == again
+
+
+def test_a_voided_match_takes_no_forfeit_and_no_totals(played):
+    from scoring.services.games import match_totals_enter
+    from scoring.services.matches import match_forfeit_set
+    from scoring.tokens import match_token_now
+
+    match_void(match_id=played.match_id, reason="hall closed")
+    seen = match_token_now(match_id=played.match_id)
+    for write in (
+        lambda: match_forfeit_set(match_id=played.match_id, side="home", reason="late", seen=seen),
+        lambda: match_totals_enter(match_id=played.match_id, total_home=9, total_away=3, seen=seen),
+    ):
+        with pytest.raises(RuleViolation) as caught:
+            write()
+        assert caught.value.code == "match_already_void"
+    match = Match.objects.get(pk=played.match_id)
+    assert (match.forfeit, match.total_home) == ("", None)
