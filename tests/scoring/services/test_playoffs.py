@@ -76,6 +76,26 @@ def test_a_stage_that_cannot_be_is_refused(size: int, legs: int, code: str) -> N
     assert caught.value.code == code
 
 
+def test_the_same_play_offs_asked_twice_are_made_once_and_others_refused() -> None:
+    competition, entries = two_pairs_tied()
+    lots = [[entries["Formula"].pk, entries["Kampoe"].pk]]
+    first = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+
+    again = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+    with pytest.raises(RuleViolation) as caught:
+        playoff_create(
+            competition_id=competition.pk, size=2, legs=2, by=None, lots=lots, lot_reason="x"
+        )
+
+    assert again.pk == first.pk
+    assert caught.value.code == "playoff_exists"
+    assert Playoff.objects.filter(source=competition).count() == 1
+
+
 def test_a_lot_needs_its_reason() -> None:
     competition, entries = three_way_tie()
     drawn = [entries[name].pk for name in ("Formula", "Kampoe", "Toppers")]
