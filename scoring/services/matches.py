@@ -14,7 +14,6 @@ from scoring.models import Game
 from scoring.rules import Forfeit, RuleViolation
 from scoring.selectors.results import holds_result
 from scoring.services.refresh import standings_refresh_on_commit
-from scoring.services.voids import match_void_refuse
 from scoring.services.schedule import (
     competition_entry_id_set,
     match_with_games_create,
@@ -22,6 +21,7 @@ from scoring.services.schedule import (
     matches_have_results,
     places_check,
 )
+from scoring.services.voids import match_void_refuse
 from scoring.tokens import match_token, matchday_token
 from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Withdrawal
 from tournaments.services.locks import competition_entry, matchday_locked
