@@ -136,6 +136,7 @@ class TieScore:
     complete: bool
     forfeited_by: int | None  # the entry id that forfeited a leg: it goes out
     decider: tuple[int, int] | None = None
+    played: int = 0  # legs that count so far: none, and 0–0 is no score to show
 
 
 def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
@@ -152,10 +153,12 @@ def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
         home = away = 0
         complete = len(legs) == playoff.legs
         forfeited_by = None
+        played = 0
         for leg in legs:
             if leg is None or not leg.finished:
                 complete = False
                 continue
+            played += 1
             if leg.forfeit in ("home", "away"):
                 forfeited_by = leg.home_id if leg.forfeit == "home" else leg.away_id
             if leg.home_id == tie.home_id:
@@ -168,7 +171,7 @@ def playoff_tie_scores(*, playoff: Playoff) -> dict[int, TieScore]:
             decided = (decider.home, decider.away)
             if decider.forfeit in ("home", "away"):
                 decided = (0, 1) if decider.forfeit == "home" else (1, 0)
-        scores[tie.pk] = TieScore(home, away, complete, forfeited_by, decided)
+        scores[tie.pk] = TieScore(home, away, complete, forfeited_by, decided, played)
     return scores
 
 

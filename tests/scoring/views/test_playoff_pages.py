@@ -119,6 +119,15 @@ def test_the_bracket_pdf_renders_the_ties(client: Client, bracket: Playoff) -> N
     assert "Semi-finals" in text and "1. Kampoe" in text and "20–0" in text
 
 
+def test_a_tie_not_played_yet_shows_no_score(client: Client, bracket: Playoff) -> None:
+    slug = bracket.competition.slug
+    page = client.get(reverse("playoff_bracket", kwargs={"slug": slug})).content.decode()
+    pdf = client.get(reverse("playoff_bracket_pdf", kwargs={"slug": slug})).content
+    [sheet] = list(pdfium.PdfDocument(pdf))
+    assert page.count(">0<") == 1  # the played semi-final's 20–0, not the other's 0–0
+    assert sheet.get_textpage().get_text_range().count("0–0") == 1  # in "20–0" only
+
+
 def test_a_competition_that_is_no_stage_has_no_bracket(client: Client) -> None:
     competition, _entries = two_pairs_tied()
     response = client.get(reverse("playoff_bracket", kwargs={"slug": competition.slug}))
