@@ -179,7 +179,9 @@ def playoff_bracket_pdf(request: HttpRequest, slug: str) -> HttpResponse:
                     BracketLine(
                         home=_side(tie.home, tie.home_seed),
                         away=_side(tie.away, tie.away_seed),
-                        score=f"{tie.score.home}–{tie.score.away}" if tie.score and tie.score.played else "",
+                        score=f"{tie.score.home}–{tie.score.away}"
+                        if tie.score and tie.score.played
+                        else "",
                         winner=str(tie.tie.winner) if tie.tie.winner else "",
                     )
                     for tie in ties
