@@ -32,6 +32,9 @@ def stage_messages() -> dict[str, str]:
             "(two entries) or draw lots before seeding."
         ),
         "playoff_unknown": _("This play-off does not exist."),
+        "playoff_exists": _(
+            "This competition has its play-offs already (%(stage)s): nothing was made."
+        ),
         "deciding_match_two_entries": _("A deciding match is between two different entries."),
         "deciding_match_not_tied": _(
             "%(entries)s are not tied on everything in the standings: no deciding match is needed."

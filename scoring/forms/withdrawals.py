@@ -37,7 +37,12 @@ class WithdrawForm(forms.Form):
 
     def __init__(self, *args: Any, competition: Competition, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        entries = Entry.objects.filter(competition=competition, withdrawal__isnull=True)
+        entries = Entry.objects.filter(competition=competition)
+        if not self.is_bound:
+            # Offered: those not withdrawn. Sent: any of the competition's, so a form sent
+            # twice (a second tab, the back button) reaches `entry_withdraw`, which makes
+            # the same withdrawal once and says why another is refused.
+            entries = entries.filter(withdrawal__isnull=True)
         field = self.fields["entry"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = entries.select_related("team__player_1", "team__player_2", "club")

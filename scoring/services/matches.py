@@ -22,9 +22,27 @@ from scoring.services.schedule import (
     places_check,
 )
 from scoring.tokens import match_token, matchday_token
-from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday
+from tournaments.models import Bye, Competition, Deduction, Entry, Match, Matchday, Withdrawal
 from tournaments.services.locks import competition_entry, matchday_locked
 from troefclub.writes import trigger_violations
+
+
+def _withdrawn_refuse(matchday: Matchday, *entries: Entry) -> None:
+    """Refuse a place on `matchday` to an entry withdrawn by then (from it or an earlier
+    matchday, `entry_withdraw`): its later fixtures are walk-overs or gone, so a place
+    added by hand would bring it back without a reinstatement.
+
+    Raises RuleViolation: `entry_withdrawn` (params entry, number: its first matchday out).
+    """
+    withdrawal = (
+        Withdrawal.objects.filter(entry__in=entries, from_matchday__lte=matchday.number)
+        .select_related("entry")
+        .order_by("pk")
+        .first()
+    )
+    if withdrawal is not None:
+        entry = next(entry for entry in entries if entry.pk == withdrawal.entry_id)
+        raise RuleViolation("entry_withdrawn", entry=str(entry), number=withdrawal.from_matchday)
 
 
 @trigger_violations
@@ -38,8 +56,9 @@ def match_create(
     click) is made once: the second time is refused with `match_already_added`.
 
     Raises RuleViolation: `matchday_unknown`, `entry_unknown`, `match_same_entry`,
-    `match_already_added` (param match), `entry_twice_on_matchday` (params entry, first,
-    second: `places_check`), `table_taken` (param table).
+    `match_already_added` (param match), `entry_withdrawn` (params entry, number: an entry
+    withdrawn by this matchday), `entry_twice_on_matchday` (params entry, first, second:
+    `places_check`), `table_taken` (param table).
     """
     matchday = matchday_locked(matchday_id)
     competition = matchday.competition
@@ -48,6 +67,7 @@ def match_create(
         raise RuleViolation("match_same_entry")
     if matchday.matches.filter(home=home, away=away).exists():
         raise RuleViolation("match_already_added", match=f"{home} – {away}")
+    _withdrawn_refuse(matchday, home, away)
     places_check(
         competition_entry_id_set(competition),
         stored=matchday_places(matchday),
@@ -88,12 +108,14 @@ def bye_add(*, matchday_id: int, entry_id: int) -> Bye:
     page); nobody plays twice on one matchday, so the entry has no match that day and no
     bye yet. The bye's reason stays empty: given by hand.
 
-    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, and `places_check`'s codes
-    (`entry_twice_on_matchday` (params entry, first, second), ...).
+    Raises RuleViolation: `matchday_unknown`, `entry_unknown`, `entry_withdrawn` (params
+    entry, number), and `places_check`'s codes (`entry_twice_on_matchday` (params entry,
+    first, second), ...).
     """
     matchday = matchday_locked(matchday_id)
     competition = matchday.competition
     entry = competition_entry(competition, entry_id)
+    _withdrawn_refuse(matchday, entry)
     places_check(
         competition_entry_id_set(competition), stored=matchday_places(matchday), byes=[entry.pk]
     )

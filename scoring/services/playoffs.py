@@ -48,8 +48,9 @@ _NOT_COPIED = {
 
 
 def _source_finished(source: Competition) -> None:
-    """Refuse to seed from standings that are not final: a match still to count."""
-    matches = Match.objects.filter(matchday__competition=source).count()
+    """Refuse to seed from standings that are not final: a match still to count. A voided
+    match counts nowhere (`match_void`): it is not one still to be played."""
+    matches = Match.objects.filter(matchday__competition=source, voided_at__isnull=True).count()
     counted = len(competition_match_outcomes(competition=source))
     if counted < matches:
         raise RuleViolation("playoff_source_unfinished", open=matches - counted)
@@ -196,13 +197,23 @@ def playoff_create(
     `playoff_level_rule_invalid`, `playoff_too_few_entries` (size, entries),
     `playoff_source_unfinished` (open), `playoff_lot_not_a_tie`,
     `playoff_lot_reason_required`, `playoff_seeding_tied` (entries: names, rank),
-    `competition_unknown`.
+    `playoff_exists` (stage: its name; the competition has its knock-out already: the
+    same one asked for again returns it, writing nothing), `competition_unknown`.
     """
     _size_legs_check(size, legs)
     if level_rule not in Playoff.LevelRule.values:
         raise RuleViolation("playoff_level_rule_invalid")
     # One stage at a time from a competition: two clicks must not make two.
     source = competition_locked(competition_id)
+    made = (
+        Playoff.objects.filter(source=source, kind=Playoff.Kind.KNOCKOUT)
+        .select_related("competition")
+        .first()
+    )
+    if made is not None:
+        if (made.size, made.legs, made.level_rule) == (size, legs, level_rule):
+            return made  # the same form sent twice (a double click, the back button)
+        raise RuleViolation("playoff_exists", stage=made.competition.name)
     entries = source.entries.count()
     if entries < size:
         raise RuleViolation("playoff_too_few_entries", size=size, entries=entries)

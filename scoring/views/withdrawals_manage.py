@@ -71,8 +71,9 @@ def withdrawals_manage(request: HtmxHttpRequest, competition: Competition) -> Ht
     action = request.POST.get("action", "")
     if action == "reinstate":
         entry_id = request.POST.get("entry", "")
+        # isdecimal, not isdigit: "²" is a digit int() refuses.
         entry = Entry.objects.filter(
-            competition=competition, pk=int(entry_id) if entry_id.isdigit() else 0
+            competition=competition, pk=int(entry_id) if entry_id.isdecimal() else 0
         ).first()
         if entry is None:
             error = rule_message(RuleViolation("entry_unknown", entry=entry_id[:20]))

@@ -14,7 +14,7 @@ from scoring.selectors.playoffs import competition_final_order
 from scoring.selectors.standings import competition_table
 from scoring.services.playoffs import deciding_match_create, playoff_advance, playoff_create
 from scoring.tasks import standings_refresh
-from tests.playoff_scenes import leg_won, three_way_tie, two_pairs_tied
+from tests.playoff_scenes import leg_won, played, three_way_tie, two_pairs_tied
 from tournaments.models import Match, Playoff
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +74,26 @@ def test_a_stage_that_cannot_be_is_refused(size: int, legs: int, code: str) -> N
     with pytest.raises(RuleViolation) as caught:
         playoff_create(competition_id=competition.pk, size=size, legs=legs, by=None)
     assert caught.value.code == code
+
+
+def test_the_same_play_offs_asked_twice_are_made_once_and_others_refused() -> None:
+    competition, entries = two_pairs_tied()
+    lots = [[entries["Formula"].pk, entries["Kampoe"].pk]]
+    first = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+
+    again = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+    with pytest.raises(RuleViolation) as caught:
+        playoff_create(
+            competition_id=competition.pk, size=2, legs=2, by=None, lots=lots, lot_reason="x"
+        )
+
+    assert again.pk == first.pk
+    assert caught.value.code == "playoff_exists"
+    assert Playoff.objects.filter(source=competition).count() == 1
 
 
 def test_a_lot_needs_its_reason() -> None:
@@ -203,6 +223,21 @@ def test_seeding_refuses_standings_that_are_not_final() -> None:
     with pytest.raises(RuleViolation) as caught:
         playoff_create(competition_id=competition.pk, size=2, legs=1, by=None)
     assert caught.value.code == "playoff_source_unfinished"
+
+
+def test_seeding_counts_a_voided_match_as_no_match_still_to_play() -> None:
+    competition, entries = two_pairs_tied()
+    from scoring.services.voids import match_void
+
+    played(competition, [(entries["Toppers"], entries["Ekta"])])
+    match_void(match_id=Match.objects.order_by("pk").last().pk, reason="hall closed")  # type: ignore[union-attr]
+    lots = [[entries["Formula"].pk, entries["Kampoe"].pk]]
+
+    playoff = playoff_create(
+        competition_id=competition.pk, size=2, legs=1, by=None, lots=lots, lot_reason="drawn"
+    )
+
+    assert _seed_names(playoff) == ["Formula", "Kampoe"]
 
 
 @pytest.mark.parametrize(

@@ -190,6 +190,25 @@ def test_swiss_never_pairs_a_withdrawn_entry_again():
     assert not matchday_problems(matchday=second).left_out
 
 
+def test_a_match_or_bye_added_by_hand_refuses_a_withdrawn_entry():
+    from scoring.services.matches import bye_add, match_create
+
+    competition = pairs_competition(4)  # a manual schedule
+    kampoe, toppers = (competition.entries.get(team__name=name) for name in ("Kampoe", "Toppers"))
+    entry_withdraw(entry_id=kampoe.pk, from_matchday=2, reason="moved away")
+    before = Matchday.objects.create(competition=competition, number=1)
+    after = Matchday.objects.create(competition=competition, number=2)
+    for write in (
+        lambda: match_create(matchday_id=after.pk, home_id=toppers.pk, away_id=kampoe.pk),
+        lambda: bye_add(matchday_id=after.pk, entry_id=kampoe.pk),
+    ):
+        with pytest.raises(RuleViolation) as caught:
+            write()
+        assert (caught.value.code, caught.value.params["number"]) == ("entry_withdrawn", 2)
+    assert not after.matches.exists() and not after.byes.exists()
+    assert match_create(matchday_id=before.pk, home_id=toppers.pk, away_id=kampoe.pk)
+
+
 def test_a_round_robin_made_after_a_withdrawal_leaves_the_entry_out():
     competition = pairs_competition(5, schedule_format="round_robin")
     kampoe = competition.entries.get(team__name="Kampoe")

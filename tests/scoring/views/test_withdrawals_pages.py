@@ -75,6 +75,24 @@ def test_a_withdrawal_without_what_it_needs_is_refused_on_the_page(
     assert not Withdrawal.objects.exists()
 
 
+@pytest.mark.parametrize("entry", ["²", "abc", "99999999999999999999999", ""])
+def test_a_reinstatement_of_a_forged_entry_is_refused_on_the_page(director_client, league, entry):
+    response = director_client.post(_url(league), {"action": "reinstate", "entry": entry})
+    assert response.status_code == 422
+    assert "entry" in response.content.decode().lower()
+
+
+def test_a_withdrawal_sent_again_is_made_once_and_another_refused_with_its_reason(
+    director_client, league
+):
+    assert _withdraw(director_client, league).status_code == 302
+    assert _withdraw(director_client, league).status_code == 302  # a second tab: same
+    response = _withdraw(director_client, league, **{"withdraw-from_matchday": 3})
+    assert response.status_code == 422
+    assert "withdrawn already (from matchday 2)" in response.content.decode()
+    assert Withdrawal.objects.get().from_matchday == 2
+
+
 def test_a_refused_reinstatement_says_why(director_client):
     competition = pairs_competition(4, slug="swiss", schedule_format="swiss")
     _withdraw(director_client, competition, **{"withdraw-from_matchday": 1})
