@@ -96,7 +96,27 @@ def league(module_atomic: None, django_db_blocker: Any) -> League:
                     small_lists[model] = admin_queries(client, list_url(model))
             except Exception as failed:  # noqa: BLE001 - that model's test fails with it
                 small_lists[model] = failed
-        return League(admin, small_lists, (small, build(LARGE)))
+        large = build(LARGE)
+        for built in (small, large):
+            _stage_rows(built)
+        return League(admin, small_lists, (small, large))
+
+
+def _stage_rows(built: Built) -> None:
+    """Issue 22's rows of a competition: it is a play-off stage (of a league made here) and
+    a division of its season, so that their change pages are counted too."""
+    from tests.factories import CompetitionFactory
+    from tournaments.models import Division, Playoff
+
+    source = CompetitionFactory.create(slug=f"{built.competition.slug}-league")
+    Playoff.objects.create(competition=built.competition, source=source, size=2, legs=1)
+    Division.objects.create(
+        league=built.competition.slug,
+        season="2026-2027",
+        name="Hoofdklasse",
+        level=1,
+        competition=built.competition,
+    )
 
 
 @pytest.fixture

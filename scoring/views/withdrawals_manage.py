@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.db.models import Max
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -137,12 +138,26 @@ def _checkin_context(competition: Competition, number: int, **extra: Any) -> dic
     return context
 
 
+def checkin_competition_for(slug: str, number: int) -> Competition:
+    """The competition whose matchday `number` is checked in: a matchday it has or the next
+    one (a Swiss evening is checked in before it is paired). Raises Http404 for any other
+    number, as for an unknown matchday (before the login is asked)."""
+    competition = competition_for(slug)
+    last = competition.matchdays.aggregate(last=Max("number"))["last"] or 0
+    if not 1 <= number <= last + 1:
+        raise Http404
+    return competition
+
+
 @require_http_methods(["GET", "POST"])
-@director_required(competition_for)
-def checkin_manage(request: HtmxHttpRequest, competition: Competition, number: int) -> HttpResponse:
-    """The check-in of matchday `number`'s evening: every entry with present/absent
-    buttons (`checkin_record`); once the matchday is paired, a koppel marked present late
-    gets the late bye or meets another late one."""
+@director_required(checkin_competition_for)
+def checkin_manage(request: HtmxHttpRequest, competition: Competition) -> HttpResponse:
+    """The check-in of matchday `number`'s evening (the URL's, checked by
+    `checkin_competition_for`): every entry with present/absent buttons (`checkin_record`);
+    once the matchday is paired, a koppel marked present late gets the late bye or meets
+    another late one."""
+    assert request.resolver_match is not None  # a view routed by its URL
+    number = int(request.resolver_match.kwargs["number"])
     status = 200
     extra: dict[str, Any] = {}
     if request.method == "POST":

@@ -48,6 +48,14 @@ def test_the_rankings_admin_pages_open(admin_client):
     PlayerRating.objects.create(
         player=PlayerFactory.create(), mu=25.0, sigma=8.0, ordinal=1.0, games=3
     )
+    # Issue 22's merged keys: a player merged, and with them a koppel twin of another.
+    from rankings.merge import player_merge
+    from tests.factories import TeamFactory
+
+    keep, dup, partner = (PlayerFactory.create() for _ in range(3))
+    TeamFactory.create(player_1=keep, player_2=partner)
+    TeamFactory.create(player_1=dup, player_2=partner)
+    player_merge(keep_id=keep.pk, drop_id=dup.pk, by=None)
     registered = [m for m in admin.site._registry if m._meta.app_label == "rankings"]
     assert {Season, PlayerRating} <= set(registered)
     for model in registered:

@@ -74,6 +74,9 @@ DIRECTED: dict[str, tuple[Kwargs, bool]] = {
     "game_seats": (_game, False),
     # Issue 22: the seeding from the final standings, deciding matches, the play-offs made.
     "playoff_manage": (_slug, True),
+    # Issue 22: withdrawals of entries, the check-in of an evening.
+    "withdrawals_manage": (_slug, True),
+    "checkin_manage": (_matchday, True),
 }
 # Open to everybody (the table's page to whoever holds its link); the director's home
 # page is not a competition's (it lists the competitions its user directs).

@@ -886,9 +886,11 @@ def test_manage_pages_queries_do_not_grow_with_the_schedule(
         assert count_queries(director_client, path_of(small)) == count_queries(
             director_client, path_of(big)
         )
-    with django_assert_max_num_queries(20):
+    # Issue 22 read two more a page: the withdrawals (marks, walk-overs) and the
+    # check-in of the evening or the play-offs the page links.
+    with django_assert_max_num_queries(22):
         director_client.get(manage_url(big))
-    with django_assert_max_num_queries(20):
+    with django_assert_max_num_queries(22):
         director_client.get(matchday_url(big))
 
 
