@@ -211,7 +211,7 @@ class DeductionAdmin(AdminInputMixin, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": _("Void deductions"),
             "opts": self.opts,
-            "deductions": deductions,
+            "rows": deductions,
             "form": form,
             "action": action,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
