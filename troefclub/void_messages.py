@@ -36,6 +36,10 @@ def void_messages() -> dict[str, str]:
         "replay_other_fixture": _(
             "A replay is a match of the same two sides in the same competition."
         ),
+        "replay_date_too_early": _(
+            "A replay on a new matchday is played on %(date)s or later: the last matchday of "
+            "the schedule is dated then. Or choose a matchday that exists."
+        ),
         "replay_same_matchday": _(
             "A replay is played on another matchday than the voided match: choose a later one."
         ),

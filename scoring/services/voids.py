@@ -153,7 +153,8 @@ def match_replay_schedule(
 
     Raises RuleViolation: `match_unknown`, `replay_needs_matchday_or_date`,
     `replay_match_not_void`, `match_replayed_already` (param match), `matchday_unknown`,
-    `replay_same_matchday`, `table_taken` (param table), and `places_check`'s codes
+    `replay_same_matchday`, `replay_date_too_early` (param date: the latest matchday's),
+    `table_taken` (param table), and `places_check`'s codes
     (`entry_twice_on_matchday`, ...).
     """
     if (matchday_id is None) == (date is None):
@@ -255,5 +256,11 @@ def _replay_matchday(
         if matchday.pk == original.matchday_id:
             raise RuleViolation("replay_same_matchday")
         return matchday
-    last = competition.matchdays.aggregate(last=Max("number"))["last"] or 0
-    return Matchday.objects.create(competition=competition, number=last + 1, date=date)
+    found = competition.matchdays.aggregate(last=Max("number"), latest=Max("date"))
+    # A new last matchday dated before the schedule's latest evening would number the
+    # evenings out of their order (a replay before the match it replays, even).
+    if date is not None and found["latest"] is not None and date < found["latest"]:
+        raise RuleViolation("replay_date_too_early", date=str(found["latest"]))
+    return Matchday.objects.create(
+        competition=competition, number=(found["last"] or 0) + 1, date=date
+    )

@@ -153,13 +153,16 @@ def test_a_replay_on_a_chosen_matchday(played, django_capture_on_commit_callback
         (True, "neither", "replay_needs_matchday_or_date"),
         (True, "same", "replay_same_matchday"),
         (True, "busy", "entry_twice_on_matchday"),
+        (True, "early", "replay_date_too_early"),
     ],
 )
 def test_a_replay_is_refused(played, voided, where, code):
     if voided:
         match_void(match_id=played.match_id, reason="hall closed")
     match = Match.objects.select_related("matchday").get(pk=played.match_id)
-    later = MatchdayFactory.create(competition=match.matchday.competition, number=2)
+    later = MatchdayFactory.create(
+        competition=match.matchday.competition, number=2, date=datetime.date(2026, 11, 6)
+    )
     if where == "busy":  # Kampoe plays on matchday 2 already
         third = match.matchday.competition.entries.order_by("pk")[2]
         Match.objects.create(matchday=later, home=match.home, away=third, table=1)
@@ -169,6 +172,7 @@ def test_a_replay_is_refused(played, voided, where, code):
         "neither": {},
         "same": {"matchday_id": match.matchday_id},
         "busy": {"matchday_id": later.pk},
+        "early": {"date": datetime.date(2026, 11, 5)},  # before matchday 2's evening
     }
     chosen = choices[where]
     with pytest.raises(RuleViolation) as caught:
