@@ -36,11 +36,11 @@ def standings_refresh(*, competition_id: int) -> int:
     # A play-off stage's winners move on with the results (issue 22): after the rebuild,
     # outside its transaction, so a bracket problem never holds up the standings (it is
     # logged; the director's play-off page brings the bracket up to date again).
-    # Asked after every refresh, moved rows or not: one query for a competition that is no
-    # stage, so a request ending a game costs the same whatever its result did to the
-    # table (the round-end query budget found the difference).
+    # Only when the rebuild moved a row: a result that counts moves the stage's table, and
+    # a refresh that finds the standings fresh stays two queries.
     try:
-        playoff_advance_after_refresh(competition_id=competition_id)
+        if written:
+            playoff_advance_after_refresh(competition_id=competition_id)
     except Exception:
         logger.exception(
             "play-off bracket of competition %s not brought up to date", competition_id
