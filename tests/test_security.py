@@ -249,6 +249,7 @@ def run_in_clean_env(script: str, cwd: Path, **env: str) -> subprocess.Completed
     )
 
 
+@pytest.mark.settings_env
 def test_check_deploy_is_clean_with_the_readmes_production_settings(tmp_path):
     block = readme_production_block()
     assert "check --deploy --fail-level WARNING" in block
@@ -257,6 +258,7 @@ def test_check_deploy_is_clean_with_the_readmes_production_settings(tmp_path):
     assert "no issues" in result.stdout
 
 
+@pytest.mark.settings_env
 def test_check_deploy_fails_without_them(tmp_path):
     """The test above is meaningful: the same check with only a key set does complain."""
     key = "k" * 10 + "q2W9x-Lp0ZrT7vYc3NbH6mJd1sGf8aE4uIo5"
@@ -268,6 +270,7 @@ def test_check_deploy_fails_without_them(tmp_path):
         assert warning in result.stderr
 
 
+@pytest.mark.settings_env
 def test_hsts_options_come_from_the_environment():
     names = ["SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD"]
     assert settings_in_subprocess(names) == {
@@ -287,6 +290,7 @@ def test_hsts_options_come_from_the_environment():
     }
 
 
+@pytest.mark.settings_env
 def test_email_and_lockout_options_come_from_the_environment():
     names = [
         "EMAIL_BACKEND",

@@ -15,6 +15,7 @@ SITE = "https://stcb.sr"
 THROTTLES = "[settings.REST_FRAMEWORK[name] for name in ('DEFAULT_THROTTLE_RATES', 'NUM_PROXIES')]"
 
 
+@pytest.mark.settings_env
 def test_the_origins_come_from_the_environment_and_default_to_none():
     assert settings_json("settings.CORS_ALLOWED_ORIGINS") == []
     assert settings_json(
@@ -22,6 +23,7 @@ def test_the_origins_come_from_the_environment_and_default_to_none():
     ) == ["https://stcb.sr", "https://knbb.nl"]
 
 
+@pytest.mark.settings_env
 def test_the_throttles_and_proxies_come_from_the_environment():
     default = settings_json(THROTTLES)
     chosen = settings_json(

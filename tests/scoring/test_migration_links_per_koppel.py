@@ -38,6 +38,7 @@ def migrated_to_the_end_again() -> Any:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+@pytest.mark.heavy
 def test_existing_links_keep_their_tokens_and_the_other_koppel_gets_one():
     entered, fresh, revoked_only = (GameFactory.create() for _ in range(3))
     old = migrate(BEFORE)

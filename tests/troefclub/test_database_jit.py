@@ -20,6 +20,7 @@ def _options(**env: str) -> dict[str, object]:
 POSTGRES = "postgres://someone@db.example:5432/troefclub"
 
 
+@pytest.mark.settings_env
 @pytest.mark.parametrize(
     ("env", "expected"),
     [

@@ -43,6 +43,7 @@ def _production_env_lines() -> str:
     return "\n".join(lines[:-1])
 
 
+@pytest.mark.settings_env
 def test_the_language_cookie_is_secure_samesite_and_httponly_in_production(
     tmp_path: Path,
 ) -> None:

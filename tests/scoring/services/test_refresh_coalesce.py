@@ -277,6 +277,7 @@ def _table(competition: Competition) -> list[tuple[Any, ...]]:
     ]
 
 
+@pytest.mark.heavy
 @settings(
     max_examples=25,
     deadline=None,

@@ -593,6 +593,7 @@ VARIANTS = [
 ]
 
 
+@pytest.mark.heavy
 def test_query_counts_are_flat_from_the_sample_size_to_200_koppels(client: Client) -> None:
     """Both pages, whole and polled, cost the same queries for a sample-sized evening
     (8 koppels) as for 200 koppels (100 tables), within their budgets. One build for all

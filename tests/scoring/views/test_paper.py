@@ -727,6 +727,7 @@ def count_queries(client: Client, url: str) -> int:
     return len(captured.captured_queries)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("name", "kwargs", "budget"),
     [

@@ -238,6 +238,7 @@ def test_the_count_works_on_redis_as_in_production(
 # ---------------------------------------------------------------- settings
 
 
+@pytest.mark.settings_env
 def test_the_limits_and_the_cache_come_from_the_environment() -> None:
     names = ["TABLE_LINK_MISS_LIMIT", "TABLE_LINK_MISS_SECONDS", "CACHES"]
     defaults = settings_in_subprocess(names)

@@ -62,6 +62,7 @@ def _rounds(count: int, seed: int, sizes: tuple[int, int]) -> Iterator[list[Swis
             _play(records, swiss_pair(entrants), rng)
 
 
+@pytest.mark.heavy
 def test_blocks_pair_as_well_as_the_whole_field_on_random_tournaments(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
