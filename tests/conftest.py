@@ -115,12 +115,15 @@ def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix: None, request: pytest.FixtureRequest
 ) -> None:
     """pytest-django's hook before it creates the test database (after the `_gw0` suffix):
-    on PostgreSQL the database is made as a copy of a migrated template (tests/
-    template_db.py), not migrated from nothing in every worker."""
+    the database is made as a copy of a migrated template (tests/template_db.py), not
+    migrated from nothing in every worker: on PostgreSQL a template database, on SQLite the
+    migrated file loaded into the worker's in-memory test database."""
     if request.config.getoption("nomigrations", False):
         return  # a template's tables would clash with the ones made from the models
     if name := template_db.ensure_template():
         template_db.use_template(name)
+    elif connection.vendor == "sqlite":
+        template_db.sqlite_memory_prefill(connection)
 
 
 @pytest.fixture(scope="session")
