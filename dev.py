@@ -9,9 +9,12 @@
     python3 dev.py worker [--queue Q]       a Celery worker a queue (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
     python3 dev.py bench [ARGS...]          the benchmarks of BENCHMARKS.md (python -m benchmarks)
+    python3 dev.py lock                     write requirements.lock and requirements-dev.lock anew
 
-Every command first makes sure `.venv` exists and holds `pip install -e ".[dev]"`; the
-install is repeated only when pyproject.toml has changed since the last one.
+Every command first makes sure `.venv` exists and holds the locked versions of every
+dependency, each file checked against its hash (`pip install --require-hashes -r
+requirements-dev.lock`), then troefclub itself (`pip install --no-deps -e .`); the install is
+repeated only when pyproject.toml or the lock has changed since the last one.
 
 `run` serves the app as a club evening needs it, not as a debugging aid: DEBUG stays off (an
 error shows a plain error page, the traceback goes to the terminal), the static files are
@@ -37,6 +40,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import venv
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -49,6 +53,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 INSTALL_MARKER = VENV / ".troefclub-installed"
+# The lock files (`dev.py lock`): every dependency pinned with its files' hashes. The runtime
+# one is what the Dockerfile installs; the dev one (runtime + the dev extra) fills `.venv`.
+RUNTIME_LOCK = ROOT / "requirements.lock"
+DEV_LOCK = ROOT / "requirements-dev.lock"
 DATA_FILES = ("data/stcb-2019-08-24.json", "data/club-evening-sample.json")
 DEFAULT_ADDR = "127.0.0.1:8000"
 DEMO_LOGIN = ("director", "director")
@@ -97,25 +105,78 @@ def must(args: Sequence[str], *, env: dict[str, str] | None = None) -> None:
         sys.exit(code)
 
 
-def pyproject_hash() -> str:
-    """Fingerprint of the dependency list: a change means the venv must be reinstalled."""
-    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+def install_hash() -> str:
+    """Fingerprint of what the venv holds: pyproject.toml and the dev lock. A change of
+    either means the venv must be installed again."""
+    digest = hashlib.sha256()
+    for path in (ROOT / "pyproject.toml", DEV_LOCK):
+        digest.update(path.read_bytes() if path.exists() else b"")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def install_commands(python: str) -> list[list[str]]:
+    """The pip commands that fill the venv: every dependency at its locked version, each
+    file checked against its hash, then troefclub itself, editable, with nothing more (its
+    build backend, setuptools, is in the lock, so no unhashed download builds it)."""
+    pip = [python, "-m", "pip", "install", "--quiet"]
+    return [
+        [*pip, "--require-hashes", "-r", DEV_LOCK.name],
+        [*pip, "--no-deps", "--no-build-isolation", "-e", "."],
+    ]
 
 
 def ensure_venv() -> None:
-    """Create `.venv` if missing and install the project into it when pyproject.toml changed."""
+    """Create `.venv` if missing and install into it when pyproject.toml or the lock changed."""
     python = Path(venv_exe("python"))
     if not python.exists():
         say(f"Creating the virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
         INSTALL_MARKER.unlink(missing_ok=True)
-    wanted = pyproject_hash()
+    wanted = install_hash()
     if INSTALL_MARKER.exists() and INSTALL_MARKER.read_text().strip() == wanted:
         return
-    say('Installing troefclub and its dev tools (pip install -e ".[dev]")')
-    must([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    must([str(python), "-m", "pip", "install", "--quiet", "-e", ".[dev]"])
+    say(f"Installing the locked dependencies ({DEV_LOCK.name}, hashes checked) and troefclub")
+    for args in install_commands(str(python)):
+        must(args)
     INSTALL_MARKER.write_text(wanted + "\n")
+
+
+def build_requirements() -> list[str]:
+    """pyproject.toml's `[build-system] requires`: the lock holds them too, so the editable
+    install builds with hashed files only (`--no-build-isolation`)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return list(config["build-system"]["requires"])
+
+
+def lock_commands(uv: str) -> list[list[str]]:
+    """The `uv pip compile` of each lock file: universal (one file for Linux, macOS and
+    Windows, markers where they differ) for every Python from 3.11, with every file's hash.
+    The build requirements come on standard input (`-`)."""
+    compile_ = [
+        *(uv, "pip", "compile", "--quiet", "--universal", "--python-version", "3.11"),
+        *("--generate-hashes", "--custom-compile-command", "python3 dev.py lock"),
+    ]
+    return [
+        [*compile_, "pyproject.toml", "-", "-o", RUNTIME_LOCK.name],
+        [*compile_, "pyproject.toml", "--extra", "dev", "-", "-o", DEV_LOCK.name],
+    ]
+
+
+def cmd_lock() -> int:
+    """Write requirements.lock (the runtime dependencies, for the Dockerfile) and
+    requirements-dev.lock (with the dev extra, for dev.py and CI) from pyproject.toml, at
+    the newest versions its specifiers admit. The next dev.py command installs them."""
+    uv = venv_exe("uv")
+    if not Path(uv).exists():  # a venv from before uv was a dev dependency
+        must([venv_exe("python"), "-m", "pip", "install", "--quiet", "uv"])
+    stdin = "".join(f"{requirement}\n" for requirement in build_requirements())
+    for args in lock_commands(uv):
+        say(f"uv pip compile ... -o {args[-1]}")
+        code = subprocess.run(args, cwd=ROOT, input=stdin, text=True, check=False).returncode
+        if code != 0:
+            return code
+    return 0
 
 
 def manage(*args: str, env: dict[str, str]) -> None:
@@ -437,6 +498,9 @@ def main(argv: Sequence[str]) -> int:
         help="only this queue's worker (repeatable; default: every queue's, side by side)",
     )
     commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
+    commands.add_parser(
+        "lock", help="write requirements.lock and requirements-dev.lock anew (uv, with hashes)"
+    )
 
     args, extra = parser.parse_known_args(argv)
     if extra and args.command not in ("test", "bench"):
@@ -453,6 +517,8 @@ def main(argv: Sequence[str]) -> int:
         return cmd_check()
     if args.command == "beat":
         return cmd_beat()
+    if args.command == "lock":
+        return cmd_lock()
     return cmd_worker(args.queue or tuple(WORKERS))
 
 
