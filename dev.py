@@ -166,7 +166,7 @@ def lock_commands(uv: str) -> list[list[str]]:
 def cmd_lock() -> int:
     """Write requirements.lock (the runtime dependencies, for the Dockerfile) and
     requirements-dev.lock (with the dev extra, for dev.py and CI) from pyproject.toml, at
-    the newest versions its specifiers admit. The next dev.py command installs them."""
+    the newest versions its specifiers admit, then install the new dev lock into `.venv`."""
     uv = venv_exe("uv")
     if not Path(uv).exists():  # a venv from before uv was a dev dependency
         must([venv_exe("python"), "-m", "pip", "install", "--quiet", "uv"])
@@ -176,6 +176,7 @@ def cmd_lock() -> int:
         code = subprocess.run(args, cwd=ROOT, input=stdin, text=True, check=False).returncode
         if code != 0:
             return code
+    ensure_venv()  # the lock changed: the venv gets what it now says
     return 0
 
 
