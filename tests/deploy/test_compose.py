@@ -11,6 +11,7 @@ processes, through honcho: tests/deploy/test_multinode.py), each waiting for the
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import re
 import shlex
@@ -27,12 +28,15 @@ MIGRATE = "python manage.py migrate_locked"
 INFRASTRUCTURE = {"postgres", "redis", "migrate", "backup"}
 
 
+@functools.cache
 def compose() -> dict[str, Any]:
-    """compose.yaml as Compose reads it (YAML merge keys `<<:` resolved)."""
+    """compose.yaml as Compose reads it (YAML merge keys `<<:` resolved); not to be changed
+    (read once: a test that changes it changes a deep copy)."""
     loaded: dict[str, Any] = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
     return loaded
 
 
+@functools.cache
 def schema() -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(
         (ROOT / "deploy" / "compose-spec.json").read_text(encoding="utf-8")

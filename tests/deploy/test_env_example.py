@@ -14,6 +14,8 @@ import secrets
 import subprocess
 import sys
 
+import pytest
+
 from tests.paths import REPO_ROOT as ROOT
 from troefclub import envfile
 
@@ -102,6 +104,7 @@ def test_the_defaults_are_productions():
         assert values[secure] == "true"
 
 
+@pytest.mark.slow  # starts manage.py (4 s)
 def test_check_deploy_accepts_the_example_with_a_key(tmp_path):
     # The production defaults as Django's deployment checklist sees them; the HSTS
     # subdomains and preload stay off until the domain is all HTTPS (W005, W021: README).
