@@ -171,3 +171,13 @@ def test_web_listens_on_loopback_only():
     # The HTTPS proxy on the machine reaches it; nothing else does (README "Production").
     [port] = compose()["services"]["web"]["ports"]
     assert port.startswith("127.0.0.1:") and port.endswith(":8000")
+
+
+def test_the_readme_lists_the_procfiles_commands():
+    # README "Run it for a league": its table of the process types is the Procfile's.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Run it for a league\n", 1)[1].split("\n## ", 1)[0]
+    for process, line in procfile().items():
+        command = line.partition(" && exec ")[2]
+        assert f"| `{process}` | `{command}` |" in section, process
+    assert "docker compose up -d" in section and "honcho start" in section
