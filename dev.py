@@ -115,6 +115,25 @@ def install_hash() -> str:
     return digest.hexdigest()
 
 
+def unlocked_requirements() -> list[str]:
+    """The names of pyproject.toml's requirements (the runtime ones, the dev extra's and the
+    build backend's) that the dev lock lacks: pyproject.toml changed since `dev.py lock`."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [
+        *config["project"]["dependencies"],
+        *config["project"].get("optional-dependencies", {}).get("dev", []),
+        *config["build-system"]["requires"],
+    ]
+    text = DEV_LOCK.read_text(encoding="utf-8") if DEV_LOCK.exists() else ""
+    locked = set(re.findall(r"^([a-z0-9][a-z0-9._-]*)==", text, flags=re.M))
+
+    def canonical(name: str) -> str:  # PEP 503, as uv writes the names
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    names = [re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0] for requirement in wanted]
+    return [name for name in names if canonical(name) not in {canonical(n) for n in locked}]
+
+
 def install_commands(python: str) -> list[list[str]]:
     """The pip commands that fill the venv: every dependency at its locked version, each
     file checked against its hash, then troefclub itself, editable, with nothing more (its
@@ -136,6 +155,8 @@ def ensure_venv() -> None:
     wanted = install_hash()
     if INSTALL_MARKER.exists() and INSTALL_MARKER.read_text().strip() == wanted:
         return
+    if missing := unlocked_requirements():
+        say(f"Not in {DEV_LOCK.name}: {', '.join(missing)}. Run: python3 dev.py lock")
     say(f"Installing the locked dependencies ({DEV_LOCK.name}, hashes checked) and troefclub")
     for args in install_commands(str(python)):
         must(args)

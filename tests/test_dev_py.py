@@ -349,3 +349,11 @@ def test_lock_compiles_both_files_universal_with_hashes_and_the_build_backend(de
     assert with_dev[with_dev.index("--extra") + 1] == "dev"
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert stdin.split() == config["build-system"]["requires"]
+
+
+def test_a_requirement_missing_from_the_lock_is_named(dev, monkeypatch, tmp_path):
+    assert dev.unlocked_requirements() == []  # the committed lock has them all
+    lock = tmp_path / "requirements-dev.lock"
+    lock.write_text(dev.DEV_LOCK.read_text().replace("\nopenskill==", "\nsomething-else=="))
+    monkeypatch.setattr(dev, "DEV_LOCK", lock)
+    assert dev.unlocked_requirements() == ["openskill"]
