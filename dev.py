@@ -9,7 +9,7 @@
     python3 dev.py worker [--queue Q]       a Celery worker a queue (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
     python3 dev.py bench [ARGS...]          the benchmarks of BENCHMARKS.md (python -m benchmarks)
-    python3 dev.py lock                     write requirements.lock and requirements-dev.lock anew
+    python3 dev.py lock [--upgrade]         write requirements.lock and requirements-dev.lock anew
 
 Every command first makes sure `.venv` exists and holds the locked versions of every
 dependency, each file checked against its hash (`pip install --require-hashes -r
@@ -170,13 +170,15 @@ def build_requirements() -> list[str]:
     return list(config["build-system"]["requires"])
 
 
-def lock_commands(uv: str) -> list[list[str]]:
+def lock_commands(uv: str, *, upgrade: bool = False) -> list[list[str]]:
     """The `uv pip compile` of each lock file: universal (one file for Linux, macOS and
     Windows, markers where they differ) for every Python from 3.11, with every file's hash.
-    The build requirements come on standard input (`-`)."""
+    The build requirements come on standard input (`-`). uv keeps a version the file locks
+    already while pyproject.toml admits it; `upgrade` takes the newest admitted instead."""
     compile_ = [
         *(uv, "pip", "compile", "--quiet", "--universal", "--python-version", "3.11"),
         *("--generate-hashes", "--custom-compile-command", "python3 dev.py lock"),
+        *(["--upgrade"] if upgrade else []),
     ]
     return [
         [*compile_, "pyproject.toml", "-", "-o", RUNTIME_LOCK.name],
@@ -184,15 +186,15 @@ def lock_commands(uv: str) -> list[list[str]]:
     ]
 
 
-def cmd_lock() -> int:
+def cmd_lock(*, upgrade: bool = False) -> int:
     """Write requirements.lock (the runtime dependencies, for the Dockerfile) and
-    requirements-dev.lock (with the dev extra, for dev.py and CI) from pyproject.toml, at
-    the newest versions its specifiers admit, then install the new dev lock into `.venv`."""
+    requirements-dev.lock (with the dev extra, for dev.py and CI) from pyproject.toml (see
+    `lock_commands`), then install the new dev lock into `.venv`."""
     uv = venv_exe("uv")
     if not Path(uv).exists():  # a venv from before uv was a dev dependency
         must([venv_exe("python"), "-m", "pip", "install", "--quiet", "uv"])
     stdin = "".join(f"{requirement}\n" for requirement in build_requirements())
-    for args in lock_commands(uv):
+    for args in lock_commands(uv, upgrade=upgrade):
         say(f"uv pip compile ... -o {args[-1]}")
         code = subprocess.run(args, cwd=ROOT, input=stdin, text=True, check=False).returncode
         if code != 0:
@@ -520,8 +522,13 @@ def main(argv: Sequence[str]) -> int:
         help="only this queue's worker (repeatable; default: every queue's, side by side)",
     )
     commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
-    commands.add_parser(
+    lock = commands.add_parser(
         "lock", help="write requirements.lock and requirements-dev.lock anew (uv, with hashes)"
+    )
+    lock.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="the newest versions pyproject.toml admits (default: keep the locked ones)",
     )
 
     args, extra = parser.parse_known_args(argv)
@@ -540,7 +547,7 @@ def main(argv: Sequence[str]) -> int:
     if args.command == "beat":
         return cmd_beat()
     if args.command == "lock":
-        return cmd_lock()
+        return cmd_lock(upgrade=args.upgrade)
     return cmd_worker(args.queue or tuple(WORKERS))
 
 

@@ -349,6 +349,11 @@ def test_lock_compiles_both_files_universal_with_hashes_and_the_build_backend(de
     assert with_dev[with_dev.index("--extra") + 1] == "dev"
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert stdin.split() == config["build-system"]["requires"]
+    assert "--upgrade" not in runtime + with_dev  # the versions locked already stay
+
+    ran.clear()
+    assert dev.main(["lock", "--upgrade"]) == 0
+    assert all("--upgrade" in args for args, _ in ran)
 
 
 def test_a_requirement_missing_from_the_lock_is_named(dev, monkeypatch, tmp_path):
