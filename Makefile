@@ -1,7 +1,7 @@
 # Shortcuts for dev.py (which works without make: python3 dev.py COMMAND).
 PYTHON ?= python3
 
-.PHONY: run test check worker
+.PHONY: run test check worker lock
 
 run:
 	$(PYTHON) dev.py run
@@ -14,3 +14,6 @@ check:
 
 worker:
 	$(PYTHON) dev.py worker
+
+lock:
+	$(PYTHON) dev.py lock

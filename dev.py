@@ -9,9 +9,12 @@
     python3 dev.py worker [--queue Q]       a Celery worker a queue (needs CELERY_BROKER_URL)
     python3 dev.py beat                     run celery beat: the stale-standings sweep
     python3 dev.py bench [ARGS...]          the benchmarks of BENCHMARKS.md (python -m benchmarks)
+    python3 dev.py lock [--upgrade]         write requirements.lock and requirements-dev.lock anew
 
-Every command first makes sure `.venv` exists and holds `pip install -e ".[dev]"`; the
-install is repeated only when pyproject.toml has changed since the last one.
+Every command first makes sure `.venv` exists and holds the locked versions of every
+dependency, each file checked against its hash (`pip install --require-hashes -r
+requirements-dev.lock`), then troefclub itself (`pip install --no-deps -e .`); the install is
+repeated only when pyproject.toml or the lock has changed since the last one.
 
 `run` serves the app as a club evening needs it, not as a debugging aid: DEBUG stays off (an
 error shows a plain error page, the traceback goes to the terminal), the static files are
@@ -37,6 +40,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 import venv
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -49,6 +53,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 INSTALL_MARKER = VENV / ".troefclub-installed"
+# The lock files (`dev.py lock`): every dependency pinned with its files' hashes. The runtime
+# one is what the Dockerfile installs; the dev one (runtime + the dev extra) fills `.venv`.
+RUNTIME_LOCK = ROOT / "requirements.lock"
+DEV_LOCK = ROOT / "requirements-dev.lock"
 DATA_FILES = ("data/stcb-2019-08-24.json", "data/club-evening-sample.json")
 DEFAULT_ADDR = "127.0.0.1:8000"
 DEMO_LOGIN = ("director", "director")
@@ -97,25 +105,102 @@ def must(args: Sequence[str], *, env: dict[str, str] | None = None) -> None:
         sys.exit(code)
 
 
-def pyproject_hash() -> str:
-    """Fingerprint of the dependency list: a change means the venv must be reinstalled."""
-    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+def install_hash() -> str:
+    """Fingerprint of what the venv holds: pyproject.toml and the dev lock. A change of
+    either means the venv must be installed again."""
+    digest = hashlib.sha256()
+    for path in (ROOT / "pyproject.toml", DEV_LOCK):
+        digest.update(path.read_bytes() if path.exists() else b"")
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def unlocked_requirements() -> list[str]:
+    """The names of pyproject.toml's requirements (the runtime ones, the dev extra's and the
+    build backend's) that the dev lock lacks: pyproject.toml changed since `dev.py lock`."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    wanted = [
+        *config["project"]["dependencies"],
+        *config["project"].get("optional-dependencies", {}).get("dev", []),
+        *config["build-system"]["requires"],
+    ]
+    text = DEV_LOCK.read_text(encoding="utf-8") if DEV_LOCK.exists() else ""
+    locked = set(re.findall(r"^([a-z0-9][a-z0-9._-]*)==", text, flags=re.M))
+
+    def canonical(name: str) -> str:  # PEP 503, as uv writes the names
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    names = [re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0] for requirement in wanted]
+    return [name for name in names if canonical(name) not in {canonical(n) for n in locked}]
+
+
+def install_commands(python: str) -> list[list[str]]:
+    """The pip commands that fill the venv: every dependency at its locked version, each
+    file checked against its hash, then troefclub itself, editable, with nothing more (its
+    build backend, setuptools, is in the lock, so no unhashed download builds it)."""
+    pip = [python, "-m", "pip", "install", "--quiet"]
+    return [
+        [*pip, "--require-hashes", "-r", DEV_LOCK.name],
+        [*pip, "--no-deps", "--no-build-isolation", "-e", "."],
+    ]
 
 
 def ensure_venv() -> None:
-    """Create `.venv` if missing and install the project into it when pyproject.toml changed."""
+    """Create `.venv` if missing and install into it when pyproject.toml or the lock changed."""
     python = Path(venv_exe("python"))
     if not python.exists():
         say(f"Creating the virtual environment in {VENV}")
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
         INSTALL_MARKER.unlink(missing_ok=True)
-    wanted = pyproject_hash()
+    wanted = install_hash()
     if INSTALL_MARKER.exists() and INSTALL_MARKER.read_text().strip() == wanted:
         return
-    say('Installing troefclub and its dev tools (pip install -e ".[dev]")')
-    must([str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    must([str(python), "-m", "pip", "install", "--quiet", "-e", ".[dev]"])
+    if missing := unlocked_requirements():
+        say(f"Not in {DEV_LOCK.name}: {', '.join(missing)}. Run: python3 dev.py lock")
+    say(f"Installing the locked dependencies ({DEV_LOCK.name}, hashes checked) and troefclub")
+    for args in install_commands(str(python)):
+        must(args)
     INSTALL_MARKER.write_text(wanted + "\n")
+
+
+def build_requirements() -> list[str]:
+    """pyproject.toml's `[build-system] requires`: the lock holds them too, so the editable
+    install builds with hashed files only (`--no-build-isolation`)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return list(config["build-system"]["requires"])
+
+
+def lock_commands(uv: str, *, upgrade: bool = False) -> list[list[str]]:
+    """The `uv pip compile` of each lock file: universal (one file for Linux, macOS and
+    Windows, markers where they differ) for every Python from 3.11, with every file's hash.
+    The build requirements come on standard input (`-`). uv keeps a version the file locks
+    already while pyproject.toml admits it; `upgrade` takes the newest admitted instead."""
+    compile_ = [
+        *(uv, "pip", "compile", "--quiet", "--universal", "--python-version", "3.11"),
+        *("--generate-hashes", "--custom-compile-command", "python3 dev.py lock"),
+        *(["--upgrade"] if upgrade else []),
+    ]
+    return [
+        [*compile_, "pyproject.toml", "-", "-o", RUNTIME_LOCK.name],
+        [*compile_, "pyproject.toml", "--extra", "dev", "-", "-o", DEV_LOCK.name],
+    ]
+
+
+def cmd_lock(*, upgrade: bool = False) -> int:
+    """Write requirements.lock (the runtime dependencies, for the Dockerfile) and
+    requirements-dev.lock (with the dev extra, for dev.py and CI) from pyproject.toml (see
+    `lock_commands`), then install the new dev lock into `.venv`."""
+    uv = venv_exe("uv")
+    if not Path(uv).exists():  # a venv from before uv was a dev dependency
+        must([venv_exe("python"), "-m", "pip", "install", "--quiet", "uv"])
+    stdin = "".join(f"{requirement}\n" for requirement in build_requirements())
+    for args in lock_commands(uv, upgrade=upgrade):
+        say(f"uv pip compile ... -o {args[-1]}")
+        code = subprocess.run(args, cwd=ROOT, input=stdin, text=True, check=False).returncode
+        if code != 0:
+            return code
+    ensure_venv()  # the lock changed: the venv gets what it now says
+    return 0
 
 
 def manage(*args: str, env: dict[str, str]) -> None:
@@ -437,6 +522,14 @@ def main(argv: Sequence[str]) -> int:
         help="only this queue's worker (repeatable; default: every queue's, side by side)",
     )
     commands.add_parser("beat", help="run celery beat, the stale-standings sweep")
+    lock = commands.add_parser(
+        "lock", help="write requirements.lock and requirements-dev.lock anew (uv, with hashes)"
+    )
+    lock.add_argument(
+        "--upgrade",
+        action="store_true",
+        help="the newest versions pyproject.toml admits (default: keep the locked ones)",
+    )
 
     args, extra = parser.parse_known_args(argv)
     if extra and args.command not in ("test", "bench"):
@@ -453,6 +546,8 @@ def main(argv: Sequence[str]) -> int:
         return cmd_check()
     if args.command == "beat":
         return cmd_beat()
+    if args.command == "lock":
+        return cmd_lock(upgrade=args.upgrade)
     return cmd_worker(args.queue or tuple(WORKERS))
 
 

@@ -5,7 +5,9 @@ dev.py is a script (standard library only), loaded here from its file as the REA
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import sys
 import tomllib
 from types import ModuleType
 
@@ -245,3 +247,118 @@ def test_the_network_address_that_routes_out_comes_first(dev, monkeypatch):
     found = [(0, 0, 0, "", (a, 0)) for a in ("10.0.0.7", "127.0.1.1", "192.168.1.20", "172.17.0.1")]
     monkeypatch.setattr(dev.socket, "getaddrinfo", lambda *args: found)
     assert dev.network_addresses() == ["192.168.1.20", "10.0.0.7", "172.17.0.1"]
+
+
+# ---------------------------------------------------------------- the venv: the lock, hashed
+
+
+def test_dev_py_needs_the_standard_library_only():
+    # It runs before anything is installed (a fresh clone with Python 3.11 only).
+    tree = ast.parse((ROOT / "dev.py").read_text(encoding="utf-8"))
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    } | {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level
+    }
+    assert imported - {"__future__"} <= sys.stdlib_module_names
+
+
+def test_the_venv_gets_the_dev_lock_with_hashes_then_troefclub_alone(dev):
+    assert dev.install_commands("py") == [
+        [
+            "py",
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--require-hashes",
+            "-r",
+            "requirements-dev.lock",
+        ],
+        ["py", "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", "."],
+    ]
+
+
+@pytest.fixture
+def venv_here(dev, monkeypatch, tmp_path) -> list[list[str]]:
+    """dev.py's venv is this test's Python, its marker and lock in `tmp_path`; the pip
+    commands `ensure_venv` runs are recorded instead of run."""
+    installed: list[list[str]] = []
+    lock = tmp_path / "requirements-dev.lock"
+    lock.write_text("django==5.2.0 \\\n    --hash=sha256:" + "0" * 64 + "\n")
+    monkeypatch.setattr(dev, "DEV_LOCK", lock)
+    monkeypatch.setattr(dev, "INSTALL_MARKER", tmp_path / ".troefclub-installed")
+    monkeypatch.setattr(dev, "venv_exe", lambda name: sys.executable)
+    monkeypatch.setattr(dev, "must", lambda args, **_: installed.append(list(args)))
+    return installed
+
+
+def test_ensure_venv_installs_once_and_again_when_the_lock_changes(dev, venv_here):
+    dev.ensure_venv()
+    assert venv_here == dev.install_commands(sys.executable)
+    assert dev.INSTALL_MARKER.read_text().strip() == dev.install_hash()
+
+    dev.ensure_venv()  # nothing changed: no pip
+    assert len(venv_here) == 2
+
+    dev.DEV_LOCK.write_text(dev.DEV_LOCK.read_text().replace("5.2.0", "5.2.1"))
+    dev.ensure_venv()  # `dev.py lock` wrote a new version: installed again
+    assert venv_here[2:] == dev.install_commands(sys.executable)
+
+
+def test_the_install_marker_covers_pyproject_and_the_lock(dev, monkeypatch, tmp_path):
+    before = dev.install_hash()
+    lock = tmp_path / "requirements-dev.lock"
+    lock.write_text("something else\n")
+    monkeypatch.setattr(dev, "DEV_LOCK", lock)
+    new_lock = dev.install_hash()
+    assert new_lock != before
+    monkeypatch.setattr(dev, "ROOT", tmp_path)
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    assert dev.install_hash() not in (before, new_lock)
+
+
+def test_lock_compiles_both_files_universal_with_hashes_and_the_build_backend(dev, monkeypatch):
+    ran: list[tuple[list[str], str]] = []
+
+    class Done:
+        returncode = 0
+
+    def run(args, *, cwd, input, text, check):
+        ran.append((list(args), input))
+        return Done()
+
+    monkeypatch.setattr(dev, "ensure_venv", lambda: None)
+    monkeypatch.setattr(dev, "venv_exe", lambda name: sys.executable)  # "uv" is there
+    monkeypatch.setattr(dev.subprocess, "run", run)
+    assert dev.main(["lock"]) == 0
+
+    (runtime, stdin), (with_dev, _) = ran
+    for args in (runtime, with_dev):
+        assert args[1:3] == ["pip", "compile"]
+        assert {"--universal", "--generate-hashes"} <= set(args)
+        assert args[args.index("--python-version") + 1] == "3.11"
+        assert "pyproject.toml" in args and "-" in args  # the build backend from stdin
+    assert runtime[-2:] == ["-o", "requirements.lock"] and "--extra" not in runtime
+    assert with_dev[-2:] == ["-o", "requirements-dev.lock"]
+    assert with_dev[with_dev.index("--extra") + 1] == "dev"
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert stdin.split() == config["build-system"]["requires"]
+    assert "--upgrade" not in runtime + with_dev  # the versions locked already stay
+
+    ran.clear()
+    assert dev.main(["lock", "--upgrade"]) == 0
+    assert all("--upgrade" in args for args, _ in ran)
+
+
+def test_a_requirement_missing_from_the_lock_is_named(dev, monkeypatch, tmp_path):
+    assert dev.unlocked_requirements() == []  # the committed lock has them all
+    lock = tmp_path / "requirements-dev.lock"
+    lock.write_text(dev.DEV_LOCK.read_text().replace("\nopenskill==", "\nsomething-else=="))
+    monkeypatch.setattr(dev, "DEV_LOCK", lock)
+    assert dev.unlocked_requirements() == ["openskill"]

@@ -186,7 +186,7 @@ def reuse_virtualenv(clone: Path) -> None:
     assert spec is not None and spec.loader is not None
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)  # dev.py's paths are the clone's: ROOT is its folder
-    dev.INSTALL_MARKER.write_text(dev.pyproject_hash() + "\n")
+    dev.INSTALL_MARKER.write_text(dev.install_hash() + "\n")
 
 
 @pytest.fixture(scope="module")

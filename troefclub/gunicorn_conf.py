@@ -1,4 +1,4 @@
-"""gunicorn's settings for a troefclub web node (`gunicorn --config python:troefclub.gunicorn_conf`).
+"""gunicorn's settings for a web node (`gunicorn --config python:troefclub.gunicorn_conf`).
 
 The Procfile and compose.yaml start gunicorn with this module, so every node is configured
 the same way, from the environment:
