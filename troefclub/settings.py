@@ -546,6 +546,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },
 }
+# Each celery beat tick touches this file, leader or standby (troefclub/beat.py: one beat of
+# all the nodes' sends); compose's healthcheck of a beat wants it younger than 120 s.
+BEAT_HEARTBEAT_FILE = env_str("BEAT_HEARTBEAT_FILE", "/tmp/troefclub-beat.heartbeat")
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
     "interval_start": 0,
