@@ -22,6 +22,7 @@ there is one beat at most and it always leads.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,7 @@ LOCK_NAME = "troefclub:beat"
 STANDBY_SECONDS = 2.0
 # The leader's longest sleep: its lock check and the heartbeat stay this fresh even when no
 # job is due for long (compose's healthcheck wants the file younger than 120 s).
-LEADER_MAX_SECONDS = 30.0
+LEADER_MAX_SECONDS = 30
 
 
 def lock_connection_params() -> dict[str, Any]:
@@ -64,10 +65,9 @@ class SingleBeatScheduler(Scheduler):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.max_interval = min(self.max_interval, LEADER_MAX_SECONDS)
-        self.always_leads = (
-            connections[DEFAULT_DB_ALIAS].vendor != "postgresql"
-            or bool(self.app.conf.task_always_eager)
+        self.max_interval = min(self.max_interval or LEADER_MAX_SECONDS, LEADER_MAX_SECONDS)
+        self.always_leads = connections[DEFAULT_DB_ALIAS].vendor != "postgresql" or bool(
+            self.app.conf.task_always_eager
         )
         self.heartbeat = Path(settings.BEAT_HEARTBEAT_FILE)
         self._lock_connection: psycopg.Connection[Any] | None = None
@@ -103,9 +103,7 @@ class SingleBeatScheduler(Scheduler):
         try:
             if self._lock_connection is None or self._lock_connection.closed:
                 self._lock_release()
-                self._lock_connection = psycopg.connect(
-                    **lock_connection_params(), autocommit=True
-                )
+                self._lock_connection = psycopg.connect(**lock_connection_params(), autocommit=True)
             if self.leading:
                 self._lock_connection.execute("SELECT 1")  # still our session, still our lock
                 return True
@@ -132,8 +130,6 @@ class SingleBeatScheduler(Scheduler):
         """Close the lock's connection (the session's end releases the lock), if any."""
         self.leading = False
         if self._lock_connection is not None:
-            try:
+            with contextlib.suppress(psycopg.Error):
                 self._lock_connection.close()
-            except psycopg.Error:
-                pass
             self._lock_connection = None

@@ -1,4 +1,4 @@
-"""gunicorn's settings for a troefclub web node (`gunicorn --config python:troefclub.gunicorn_conf`).
+"""gunicorn's settings for a troefclub web node (`--config python:troefclub.gunicorn_conf`).
 
 The Procfile and compose.yaml start gunicorn with this module, so every node is configured
 the same way, from the environment:
@@ -21,7 +21,9 @@ threads = int(os.environ.get("WEB_THREADS", "1"))
 accesslog = "-"
 # gunicorn's default (combined) line and the request id the answer carries
 # (`troefclub.request_id`): the balancer's, gunicorn's and Django's lines of a request match.
-access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %({x-request-id}o)s'
+access_log_format = (
+    '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %({x-request-id}o)s'
+)
 logger_class = "troefclub.gunicorn_logging.TokenHidingLogger"
 # A node told to stop (a rolling upgrade) finishes the requests it has for this long.
 graceful_timeout = 20

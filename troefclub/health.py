@@ -56,13 +56,11 @@ def readiness_response() -> JsonResponse:
     """Run every check; 200 when all pass, 503 naming the ones that failed."""
     results = {name: _run(name, check) for name, check in health_checks().items()}
     failing = [name for name, detail in results.items() if detail is not None]
-    body = {
-        "status": "failing" if failing else "ok",
-        "checks": {
-            name: {"ok": True} if detail is None else {"ok": False, "detail": detail}
-            for name, detail in results.items()
-        },
+    checks: dict[str, dict[str, object]] = {
+        name: {"ok": True} if detail is None else {"ok": False, "detail": detail}
+        for name, detail in results.items()
     }
+    body = {"status": "failing" if failing else "ok", "checks": checks}
     return JsonResponse(body, status=503 if failing else 200)
 
 
@@ -122,5 +120,7 @@ def broker_ready() -> str | None:
             "socket_connect_timeout": BROKER_TIMEOUT,
         },
     ) as broker:
-        broker.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT)
+        broker.ensure_connection(
+            max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT
+        )
     return None

@@ -113,7 +113,9 @@ class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("fmt", ["asctime", "levelname", "name", "message"])
-        kwargs.setdefault("rename_fields", {"asctime": "time", "levelname": "level", "name": "logger"})
+        kwargs.setdefault(
+            "rename_fields", {"asctime": "time", "levelname": "level", "name": "logger"}
+        )
         kwargs.setdefault("reserved_attrs", [*pythonjsonlogger.core.RESERVED_ATTRS, *_NOT_LOGGED])
         super().__init__(*args, **kwargs)
 

@@ -238,7 +238,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not env
 # DATABASE_POOL_SIZE=N (> 0, PostgreSQL only; issue 23): each process (gunicorn or Celery
 # worker) borrows its connections from Django's psycopg pool of at most N, one per request
 # or task, checked on loan (conn_health_checks: a restarted server's dead connections are
-# replaced, not handed out); Django's pool wants CONN_MAX_AGE 0. Unset or 0: a persistent connection per thread.
+# replaced, not handed out); Django's pool wants CONN_MAX_AGE 0. Unset or 0: a persistent
+# connection per thread, as before.
 DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
 if DATABASE_POOL_SIZE < 0 or (
     DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"

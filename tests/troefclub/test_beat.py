@@ -181,7 +181,11 @@ def test_two_beat_processes_send_each_job_once_and_the_standby_takes_over(
         senders = [n for n, names in enumerate(sent) if names]
         assert len(senders) == 1, [log.read_text() for log in logs]
         leader = senders[0]
-        every_sweep = ("standings-refresh-stale", "ratings-refresh", "season-rankings-refresh-stale")
+        every_sweep = (
+            "standings-refresh-stale",
+            "ratings-refresh",
+            "season-rankings-refresh-stale",
+        )
         for name in every_sweep:
             # about one an interval of the 8 s, in all (the leader's first after SWEEP s)
             assert 2 <= sent[leader].count(name) <= 8 // SWEEP + 1, sent
@@ -206,4 +210,3 @@ def test_two_beat_processes_send_each_job_once_and_the_standby_takes_over(
                 except subprocess.TimeoutExpired:
                     process.kill()
         celery_app.control.purge()  # no worker takes the beats' tasks here
-

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from scoring.selectors.health import standings_fresh, standings_stale_bound
 from tests.factories import CompetitionFactory
-from troefclub import health
 from tournaments.models import Competition
+from troefclub import health
 
 CHECKS = {"database", "migrations", "broker", "standings"}
 
@@ -88,7 +88,7 @@ def _failing(response: Any, name: str) -> dict[str, Any]:
 def test_a_database_down_is_a_503_naming_it(client: Client, strict: None) -> None:
     real = health.database_ready
 
-    def down() -> None:
+    def down() -> str | None:
         with mock.patch.object(
             connection, "cursor", side_effect=OperationalError("connection refused")
         ):
