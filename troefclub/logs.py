@@ -120,9 +120,11 @@ class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
         super().__init__(*args, **kwargs)
 
     def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 - logging's name
+        """ISO 8601 in UTC, to the millisecond: sortable across nodes in any time zone."""
         return datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds")
 
     def process_log_record(self, log_data: dict[str, Any]) -> dict[str, Any]:
+        """Every field token-free (`_token_free`)."""
         return {key: _token_free(value) for key, value in log_data.items()}
 
 

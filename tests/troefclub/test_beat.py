@@ -139,7 +139,9 @@ def test_without_postgresql_or_a_broker_it_always_leads(tmp_path: Path, settings
 # ---------------------------------------------------------------- two real beat processes
 
 SWEEP = 2  # seconds: STANDINGS_SWEEP_SECONDS of the beats
+WATCHED = 8  # seconds both beats run side by side
 SENDING = re.compile(r"Sending due task (\S+)")
+UP = re.compile(r"beat: (holds the single-beat lock|another beat holds)")
 
 
 def _beat(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -171,36 +173,47 @@ def test_two_beat_processes_send_each_job_once_and_the_standby_takes_over(
         "DEBUG": "false",
         "STANDINGS_SWEEP_SECONDS": str(SWEEP),
         "BEAT_HEARTBEAT_FILE": str(tmp_path / "heartbeat"),
+        "PYTHONUNBUFFERED": "1",  # the logs are read while the beats run
     }
     logs = [tmp_path / "beat1.log", tmp_path / "beat2.log"]
     beats = [_beat(env, log) for log in logs]
     try:
-        time.sleep(8)
+        # Both up (starting Django and Celery takes seconds), then 8 s watched.
+        deadline = time.monotonic() + 120
+        while not all(UP.search(log.read_text()) for log in logs):
+            assert time.monotonic() < deadline, [log.read_text() for log in logs]
+            assert all(process.poll() is None for process in beats), [x.read_text() for x in logs]
+            time.sleep(0.2)
+        before = [_sent(log) for log in logs]
+        time.sleep(WATCHED)
         assert all(process.poll() is None for process in beats), [x.read_text() for x in logs]
         sent = [_sent(log) for log in logs]
         senders = [n for n, names in enumerate(sent) if names]
         assert len(senders) == 1, [log.read_text() for log in logs]
         leader = senders[0]
+        watched = sent[leader][len(before[leader]) :]
         every_sweep = (
             "standings-refresh-stale",
             "ratings-refresh",
             "season-rankings-refresh-stale",
         )
         for name in every_sweep:
-            # about one an interval of the 8 s, in all (the leader's first after SWEEP s)
-            assert 2 <= sent[leader].count(name) <= 8 // SWEEP + 1, sent
+            # one an interval in all: WATCHED // SWEEP, give or take the window's edges
+            assert WATCHED // SWEEP - 1 <= watched.count(name) <= WATCHED // SWEEP + 1, sent
         assert "api-idempotency-records-purge" not in sent[leader]  # daily
         assert (tmp_path / "heartbeat").exists()
 
+        killed = time.monotonic()
         os.kill(beats[leader].pid, signal.SIGKILL)
         beats[leader].wait(timeout=10)
         standby = 1 - leader
-        before = len(_sent(logs[standby]))
+        before_kill = len(_sent(logs[standby]))
         deadline = time.monotonic() + 10
-        while len(_sent(logs[standby])) == before and time.monotonic() < deadline:
+        while len(_sent(logs[standby])) == before_kill and time.monotonic() < deadline:
             time.sleep(0.2)
-        taken_over = len(_sent(logs[standby])) > before
+        taken_over = len(_sent(logs[standby])) > before_kill
         assert taken_over, logs[standby].read_text()
+        print(f"the standby sent {time.monotonic() - killed:.1f} s after the leader was killed")
     finally:
         for process in beats:
             if process.poll() is None:
