@@ -34,7 +34,7 @@ def test_a_pool_size_turns_on_django_s_psycopg_pool() -> None:
     assert database == {"CONN_MAX_AGE": 0, "CONN_HEALTH_CHECKS": True}
 
 
-@pytest.mark.parametrize("size", [None, "0", ""])
+@pytest.mark.parametrize("size", [None, "0"])
 def test_no_pool_size_keeps_the_persistent_connections(size: str | None) -> None:
     env = {"DATABASE_URL": POSTGRES} | ({} if size is None else {"DATABASE_POOL_SIZE": size})
     database = settings_json(DATABASE, **env)
