@@ -9,11 +9,14 @@ format may name any request header) are never written.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from pathlib import Path
 from typing import Any
 
 from gunicorn.glogging import Logger
 
+from troefclub.envfile import EnvFileError, read_env_file
 from troefclub.logs import json_handlers, secrets_hidden
 
 # The request headers that carry secrets (the API's tokens, the session), as gunicorn's
@@ -33,7 +36,7 @@ class TokenHidingLogger(Logger):
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
-        if os.environ.get("LOG_FORMAT", "plain").strip().lower() == "json":
+        if log_format() == "json":
             json_handlers(self.error_log)
             json_handlers(self.access_log)
 
@@ -48,3 +51,13 @@ def _hidden(key: str, value: Any) -> Any:
     if isinstance(value, str) and ("/t/" in value or "tc_" in value):
         return secrets_hidden(value)
     return value
+
+
+def log_format() -> str:
+    """LOG_FORMAT as the settings will read it (the environment, else the project's `.env`):
+    gunicorn sets up its logs before it loads the app and its settings."""
+    value = os.environ.get("LOG_FORMAT")
+    if value is None:
+        with contextlib.suppress(EnvFileError):
+            value = read_env_file(Path(__file__).resolve().parent.parent / ".env").get("LOG_FORMAT")
+    return (value or "plain").strip().lower()

@@ -65,6 +65,12 @@ class Command(BaseCommand):
         finally:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_unlock(hashtext(%s))", [LOCK_NAME])
+                if not cursor.fetchone()[0]:
+                    # Another session holds it: the connection was swapped under us (it
+                    # never is today). Say so; the lock goes when this process ends.
+                    self.stderr.write(
+                        "migrate_locked: the migration lock was not this connection's"
+                    )
 
     def _migrate(self, verbosity: int) -> None:
         call_command(
