@@ -102,8 +102,10 @@ def _current_task() -> Any:
 
 
 # Attributes of a record the JSON line never carries: the request object (its repr holds the
-# path, a table link's token with it), gunicorn's and Celery's internals.
-_NOT_LOGGED = ("request", "server_time", "color_message")
+# path, a table link's token with it), runserver's time, and Celery's `data` (the context
+# its message was formatted from: the task's id and name again, and a failure's traceback a
+# second time beside exc_info).
+_NOT_LOGGED = ("request", "server_time", "color_message", "data")
 
 
 class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
