@@ -9,11 +9,15 @@ format may name any request header) are never written.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from pathlib import Path
 from typing import Any
 
 from gunicorn.glogging import Logger
 
-from troefclub.logs import secrets_hidden
+from troefclub.envfile import EnvFileError, read_env_file
+from troefclub.logs import json_handlers, secrets_hidden
 
 # The request headers that carry secrets (the API's tokens, the session), as gunicorn's
 # header atoms (`{authorization}i`) and environ atoms (`{http_authorization}e`) name them.
@@ -26,7 +30,15 @@ SECRET_HEADERS = {
 
 
 class TokenHidingLogger(Logger):
-    """gunicorn's Logger with every atom (request line, path, environ values) token-free."""
+    """gunicorn's Logger with every atom (request line, path, environ values) token-free;
+    with LOG_FORMAT=json its error and access logs write JSON lines (`troefclub.logs`),
+    the access line's request_id taken from the answer's X-Request-ID."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if log_format() == "json":
+            json_handlers(self.error_log)
+            json_handlers(self.access_log)
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         values = super().atoms(resp, req, environ, request_time)
@@ -39,3 +51,13 @@ def _hidden(key: str, value: Any) -> Any:
     if isinstance(value, str) and ("/t/" in value or "tc_" in value):
         return secrets_hidden(value)
     return value
+
+
+def log_format() -> str:
+    """LOG_FORMAT as the settings will read it (the environment, else the project's `.env`):
+    gunicorn sets up its logs before it loads the app and its settings."""
+    value = os.environ.get("LOG_FORMAT")
+    if value is None:
+        with contextlib.suppress(EnvFileError):
+            value = read_env_file(Path(__file__).resolve().parent.parent / ".env").get("LOG_FORMAT")
+    return (value or "plain").strip().lower()
