@@ -164,6 +164,7 @@ class Balancer:
     port: int
     web: dict[str, int]  # server name in the config (web_a, web_b) → the node's port
     folder: Path
+    maxconn: int = 3  # a node's gunicorn workers × threads (WEB_MAXCONN)
     process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -179,6 +180,7 @@ class Balancer:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HAPROXY_BIND": f"127.0.0.1:{self.port}",
             "HAPROXY_STATS_SOCKET": str(self.socket),
+            "WEB_MAXCONN": str(self.maxconn),
             **{name.upper(): f"127.0.0.1:{port}" for name, port in self.web.items()},
         }
 
@@ -262,7 +264,10 @@ class Layout:
             name: Node(name, types, port, env, folder / f"{name.replace(' ', '-')}.log")
             for name, types, port in plan
         }
-        return cls(nodes, Balancer(balancer, {"web_a": web_a, "web_b": web_b}, folder))
+        workers = int(env.get("WEB_CONCURRENCY", "3")) * int(env.get("WEB_THREADS", "1"))
+        return cls(
+            nodes, Balancer(balancer, {"web_a": web_a, "web_b": web_b}, folder, maxconn=workers)
+        )
 
     def start(self) -> None:
         self.balancer.start()
