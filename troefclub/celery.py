@@ -3,15 +3,31 @@
 Tasks live in ``<app>/tasks.py`` and are found by ``autodiscover_tasks``.
 """
 
+import logging
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troefclub.settings")
 
 app = Celery("troefclub")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def json_logs_when_asked(logger: logging.Logger, **kwargs: Any) -> None:
+    """LOG_FORMAT=json: the handlers Celery has just set up (worker and beat: the root's,
+    the task logger's) write JSON lines with the task id (`troefclub.logs`); Celery's own
+    set-up is kept otherwise (levels, the `-l` option, stdout redirection)."""
+    from django.conf import settings
+
+    if settings.LOG_FORMAT == "json":
+        from troefclub.logs import json_handlers
+
+        json_handlers(logger)
 
 
 def eager_set(*, always: bool, propagates: bool | None = None) -> tuple[bool, bool]:

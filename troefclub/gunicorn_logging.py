@@ -9,11 +9,12 @@ format may name any request header) are never written.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from gunicorn.glogging import Logger
 
-from troefclub.logs import secrets_hidden
+from troefclub.logs import json_handlers, secrets_hidden
 
 # The request headers that carry secrets (the API's tokens, the session), as gunicorn's
 # header atoms (`{authorization}i`) and environ atoms (`{http_authorization}e`) name them.
@@ -26,7 +27,15 @@ SECRET_HEADERS = {
 
 
 class TokenHidingLogger(Logger):
-    """gunicorn's Logger with every atom (request line, path, environ values) token-free."""
+    """gunicorn's Logger with every atom (request line, path, environ values) token-free;
+    with LOG_FORMAT=json its error and access logs write JSON lines (`troefclub.logs`),
+    the access line's request_id taken from the answer's X-Request-ID."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if os.environ.get("LOG_FORMAT", "plain").strip().lower() == "json":
+            json_handlers(self.error_log)
+            json_handlers(self.access_log)
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         values = super().atoms(resp, req, environ, request_time)

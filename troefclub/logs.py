@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
+from collections.abc import Mapping
+from contextvars import ContextVar
+from datetime import UTC, datetime
+from typing import Any
 
+import pythonjsonlogger.core
+import pythonjsonlogger.json
 from django.core.exceptions import PermissionDenied
 
 
@@ -53,3 +60,82 @@ def table_path_hidden(text: str) -> str:
 def secrets_hidden(text: str) -> str:
     """`text` without table links' tokens ("/t/…") and personal API tokens ("tc_…")."""
     return _API_TOKEN.sub("tc_…", table_path_hidden(text))
+
+
+# ---------------------------------------------------------------- request ids, JSON lines
+#
+# LOG_FORMAT=json (settings) writes each log line as one JSON object: time (ISO 8601, UTC),
+# level, logger, message, request_id (the web request's, `troefclub.request_id`), task_id
+# (a Celery task's), exc_info when there is one. Django's handlers get it from LOGGING,
+# gunicorn's from `troefclub.gunicorn_logging`, Celery's from the signals in
+# `troefclub.celery`: `json_handlers` below.
+
+# The id of the web request this thread (or task) is serving; set by RequestIdMiddleware.
+request_id_var: ContextVar[str | None] = ContextVar("troefclub_request_id", default=None)
+# gunicorn's access-log atom of the response's X-Request-ID header (`gunicorn_conf`).
+ACCESS_REQUEST_ID = "{x-request-id}o"
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts `request_id` (the request being served; on gunicorn's access line, the one of
+    the response it logs) and, inside a Celery task, `task_id` on every record it sees.
+    Never drops a record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request_id = request_id_var.get()
+        if request_id is None and isinstance(record.args, Mapping):
+            found = record.args.get(ACCESS_REQUEST_ID)
+            request_id = found if isinstance(found, str) and found != "-" else None
+        record.request_id = request_id
+        task = _current_task()
+        if task is not None and getattr(task.request, "id", None):
+            record.task_id = task.request.id
+        return True
+
+
+def _current_task() -> Any:
+    if "celery" not in sys.modules:  # no task in a process without Celery
+        return None
+    from celery._state import get_current_task  # as Celery's own TaskFormatter
+
+    return get_current_task()
+
+
+# Attributes of a record the JSON line never carries: the request object (its repr holds the
+# path, a table link's token with it), gunicorn's and Celery's internals.
+_NOT_LOGGED = ("request", "server_time", "color_message")
+
+
+class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
+    """One JSON object a line (python-json-logger) with the fields above; every value is
+    passed through `secrets_hidden`, so no table link's or API token reaches any field,
+    the message, an extra or a traceback alike."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("fmt", ["asctime", "levelname", "name", "message"])
+        kwargs.setdefault(
+            "rename_fields", {"asctime": "time", "levelname": "level", "name": "logger"}
+        )
+        kwargs.setdefault("reserved_attrs", [*pythonjsonlogger.core.RESERVED_ATTRS, *_NOT_LOGGED])
+        super().__init__(*args, **kwargs)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802 - logging's name
+        return datetime.fromtimestamp(record.created, tz=UTC).isoformat(timespec="milliseconds")
+
+    def process_log_record(self, log_data: dict[str, Any]) -> dict[str, Any]:
+        return {key: _token_free(value) for key, value in log_data.items()}
+
+
+def _token_free(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return secrets_hidden(value if isinstance(value, str) else str(value))
+
+
+def json_handlers(logger: logging.Logger) -> None:
+    """Switch every handler of `logger` to JSON lines with the request and task ids (for
+    loggers configured outside Django's LOGGING: gunicorn's, Celery's)."""
+    for handler in logger.handlers:
+        handler.setFormatter(JsonFormatter())
+        if not any(isinstance(found, RequestIdFilter) for found in handler.filters):
+            handler.addFilter(RequestIdFilter())

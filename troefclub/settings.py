@@ -145,6 +145,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every answer carries X-Request-ID, every log line of a request its id.
+    "troefclub.request_id.RequestIdMiddleware",
+    # /healthz and /readyz, answered before any Host check, HTTPS redirect, session, CSRF
+    # or axes (troefclub/health.py): the balancer probes by address, over plain HTTP.
+    "troefclub.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Before anything that answers: a preflight (OPTIONS) to /api/ is answered here, and only
@@ -229,6 +234,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not env
     # DATABASE_JIT=true leaves the server's setting alone.
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["options"] = f"{options.get('options', '')} -c jit=off".strip()
+
+# DATABASE_POOL_SIZE=N (> 0, PostgreSQL only; issue 23): each process (gunicorn or Celery
+# worker) borrows its connections from Django's psycopg pool of at most N, one per request
+# or task, checked on loan (conn_health_checks: a restarted server's dead connections are
+# replaced, not handed out); Django's pool wants CONN_MAX_AGE 0. Unset or 0: a persistent
+# connection per thread, as before.
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
+if DATABASE_POOL_SIZE < 0 or (
+    DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
+):
+    raise ImproperlyConfigured(
+        f"DATABASE_POOL_SIZE={DATABASE_POOL_SIZE}: a pool needs PostgreSQL (DATABASE_URL) and a "
+        "size of 1 or more (0 or unset: no pool)."
+    )
+if DATABASE_POOL_SIZE:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_SIZE,
+        "timeout": 10,  # seconds a request waits for a free connection before it fails
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -546,6 +572,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },
 }
+# Each celery beat tick touches this file, leader or standby (troefclub/beat.py: one beat of
+# all the nodes' sends); compose's healthcheck of a beat wants it younger than 120 s.
+BEAT_HEARTBEAT_FILE = env_str("BEAT_HEARTBEAT_FILE", "/tmp/troefclub-beat.heartbeat")
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
     "interval_start": 0,
@@ -659,23 +688,43 @@ CONTENT_SECURITY_POLICY = {
 }
 
 
-# ---------------------------------------------------------------- logging
+# ---------------------------------------------------------------- health and logging
+
+# /readyz's checks (troefclub/health.py), name: dotted path; each lives in the layer of
+# what it reads (the standings' in scoring).
+HEALTH_CHECKS = {
+    "database": "troefclub.health.database_ready",
+    "migrations": "troefclub.health.migrations_ready",
+    "broker": "troefclub.health.broker_ready",
+    "standings": "scoring.selectors.health.standings_fresh",
+}
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+# LOG_FORMAT=json: one JSON object a line (time, level, logger, message, request_id,
+# task_id) from Django, gunicorn and Celery alike (troefclub/logs.py); plain by default.
+LOG_FORMAT = env_str("LOG_FORMAT", "plain").lower()
+if LOG_FORMAT not in ("plain", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} must be plain or json.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "json": {"()": "troefclub.logs.JsonFormatter"},
     },
     "filters": {
         # A refused page is one line, not a traceback (troefclub/logs.py).
         "quiet_403": {"()": "troefclub.logs.PermissionDeniedWithoutTraceback"},
         # A table link's secret stays out of the log (troefclub/logs.py).
         "table_token": {"()": "troefclub.logs.TableTokenHidden"},
+        "request_id": {"()": "troefclub.logs.RequestIdFilter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id"],
+        },
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

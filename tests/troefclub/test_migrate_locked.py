@@ -146,7 +146,9 @@ def test_two_nodes_starting_together_migrate_once(tmp_path: Any) -> None:
         with _connect(name) as migrated:
             recorded = migrated.execute("SELECT app, name FROM django_migrations").fetchall()
         assert len(recorded) == len(set(recorded))
-        assert set(recorded) == set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
+        assert set(recorded) == set(
+            MigrationLoader(None, ignore_no_migrations=True).disk_migrations
+        )
     finally:
         with _connect("postgres") as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -82,7 +82,8 @@ class Command(BaseCommand):
         locks."""
         if timeout:
             cursor.execute(
-                "SELECT set_config('lock_timeout', %s, false)", [f"{max(1, round(timeout * 1000))}ms"]
+                "SELECT set_config('lock_timeout', %s, false)",
+                [f"{max(1, round(timeout * 1000))}ms"],
             )
         try:
             cursor.execute("SELECT pg_advisory_lock(hashtext(%s))", [LOCK_NAME])
