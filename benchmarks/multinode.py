@@ -65,7 +65,6 @@ from benchmarks.multinode_run import (
     NodesTally,
     Outage,
     outage_run,
-    readiness_path,
     rounds_as_meant,
     run_load,
     sample_connections,
@@ -242,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 layout.start()
                 layout.wait_ready(seconds=300)
                 base = layout.balancer.base
-                ready_path = readiness_path(base)
+                ready_path = "/readyz"
                 for _ in range(4 * args.web_concurrency):  # warm every worker (imports)
                     status(base + urls[0], timeout=60)
                 samplers += [

@@ -232,11 +232,6 @@ def status(url: str, timeout: float = 5) -> int | None:
         return None
 
 
-def readiness_path(base: str) -> str:
-    """/readyz, or /healthz where the app has no /readyz (it answers 404)."""
-    return "/readyz" if status(base + "/readyz") != 404 else "/healthz"
-
-
 @dataclass
 class Layout:
     """The nodes of a run and the balancer in front of the web nodes; `stop` ends every
