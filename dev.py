@@ -65,8 +65,9 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")
 ALL_INTERFACES = ("0.0.0.0", "::", "[::]")
 # The pytest markers `test --fast` leaves out: browser, real Celery worker, pg_dump round
 # trips, whole-competition fuzzing and round trips, the README commands run in a clone, the
-# settings read in fresh processes (pyproject.toml says what each means). CI runs all.
-FAST_SKIPS = ("e2e", "worker", "backup", "slow", "heavy", "settings_env")
+# settings read in fresh processes, the multi-node runs (pyproject.toml says what each
+# means). CI runs all.
+FAST_SKIPS = ("e2e", "worker", "backup", "slow", "heavy", "settings_env", "multinode")
 # The Celery worker of each queue (troefclub/settings.py, README "Workers and queues"): the
 # standings never wait behind a ratings rebuild (issue 19). The ratings need one process: one
 # ratings refresh runs at a time, a second process would only wait for its lock.

@@ -11,6 +11,11 @@ broker: nothing reaches a worker). Prints one markdown table (BENCHMARKS.md expl
 row) and writes the figures as JSON to benchmarks/output/latest.json. Progress goes to
 standard error.
 
+The benchmarks that start processes run apart, each with its own command (BENCHMARKS.md
+"Running them"): `python -m benchmarks.load` (gunicorn and Celery workers under 50
+scorers), `python -m benchmarks.round_end`, and `python -m benchmarks.multinode` (the
+Procfile's nodes behind HAProxy, a web node and a worker killed mid-run; issue 23).
+
 DEBUG is off unless set (pages render as in production); a SECRET_KEY is made up for the
 run when none is set (nothing is signed that outlives it).
 """
