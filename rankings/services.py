@@ -36,6 +36,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
 from rankings.selectors import GAME_DATE, GAME_ORDER
 from scoring.selectors.counted import games_counted
+from troefclub.reader_cache import RATINGS_SCOPE, reader_cache_bump_on_commit
 from troefclub.refresh import RefreshQueue
 
 logger = logging.getLogger(__name__)
@@ -166,7 +167,9 @@ def _delete_from(position: int) -> set[int]:
 
 
 def _ratings_write(*, rebuild: bool) -> int:
-    """The refresh (`rebuild`: from position 1); in the caller's transaction."""
+    """The refresh (`rebuild`: from position 1); in the caller's transaction. The rating
+    list's reader pages are bumped on its commit (`troefclub.reader_cache`)."""
+    reader_cache_bump_on_commit(RATINGS_SCOPE)
     RatingsLock.objects.select_for_update().get_or_create(pk=LOCK_PK)  # one refresh at a time
     games = rating_games()
     stored = list(

@@ -182,6 +182,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "troefclub.reader_cache.reader_cache_csrf",  # a stored page's CSRF placeholder
             ],
             # {% partialdef %} / {% partial %} without {% load partials %} in every template.
             # The "template_partials" app wraps the loaders itself (its default app config).
@@ -594,6 +595,10 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# The readers' pages (standings, matchday, hall display, rankings) kept in that cache for
+# this many seconds, each dropped at once when its data change (troefclub/reader_cache.py).
+# Only with CACHE_URL: a bump in one worker's own memory wouldn't reach the others. 0: off.
+READER_CACHE_SECONDS = env_int("READER_CACHE_SECONDS", 300)
 
 
 # ---------------------------------------------------------------- rankings and ratings
