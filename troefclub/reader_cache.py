@@ -131,7 +131,9 @@ _pending = _Pending()
 def reader_cache_bump_on_commit(*scopes: str) -> None:
     """In a write's transaction: bump `scopes` (`reader_cache_bump`) once it commits, once
     a transaction however many writes ask (nothing if it rolls back). Outside a
-    transaction: now."""
+    transaction: now. Nothing while the reader cache is off (no callback to run)."""
+    if not reader_cache_active():
+        return
     for scope in scopes:
         bump = _pending.bumps.get(scope)
         if bump is None or bump.done:
