@@ -167,9 +167,9 @@ def _delete_from(position: int) -> set[int]:
 
 
 def _ratings_write(*, rebuild: bool) -> int:
-    """The refresh (`rebuild`: from position 1); in the caller's transaction. The rating
-    list's reader pages are bumped on its commit (`troefclub.reader_cache`)."""
-    reader_cache_bump_on_commit(RATINGS_SCOPE)
+    """The refresh (`rebuild`: from position 1); in the caller's transaction. A refresh
+    that rated anything bumps the rating list's reader pages on its commit
+    (`troefclub.reader_cache`); one that found nothing to do bumps nothing."""
     RatingsLock.objects.select_for_update().get_or_create(pk=LOCK_PK)  # one refresh at a time
     games = rating_games()
     stored = list(
@@ -226,6 +226,7 @@ def _ratings_write(*, rebuild: bool) -> int:
         batch_size=2000,
     )
     RatingsLock.objects.filter(pk=LOCK_PK).update(refreshed_at=timezone.now())
+    reader_cache_bump_on_commit(RATINGS_SCOPE)
     return len(replayed)
 
 
