@@ -91,10 +91,11 @@ def reader_versions(scopes: Iterable[str]) -> list[str]:
 
 def reader_cache_bump(*scopes: str) -> None:
     """Replace the version tokens of `scopes` now: every page stored under the old ones is
-    never served again. Called after a commit (`reader_cache_bump_on_commit`). A cache that
+    never served again. Called after a commit (`reader_cache_bump_on_commit`); only with a
+    shared cache (`CACHE_URL`), whatever `READER_CACHE_SECONDS` says here. A cache that
     fails is logged, never raised (the write is saved; stored pages expire after
     `READER_CACHE_SECONDS`)."""
-    if not scopes or not reader_cache_active():
+    if not scopes or not settings.CACHE_URL:
         return
     try:
         cache.set_many(
@@ -131,8 +132,10 @@ _pending = _Pending()
 def reader_cache_bump_on_commit(*scopes: str) -> None:
     """In a write's transaction: bump `scopes` (`reader_cache_bump`) once it commits, once
     a transaction however many writes ask (nothing if it rolls back). Outside a
-    transaction: now. Nothing while the reader cache is off (no callback to run)."""
-    if not reader_cache_active():
+    transaction: now. Nothing without a shared cache (no callback to run); with one, even
+    while `READER_CACHE_SECONDS` is 0 in this process: a worker started without it must
+    still bump the pages the web nodes keep."""
+    if not settings.CACHE_URL:
         return
     for scope in scopes:
         bump = _pending.bumps.get(scope)

@@ -233,3 +233,30 @@ def test_off_without_a_shared_cache_or_seconds(
     url = standings_url(league)
     client.get(url)
     assert not cache.get_many([f"reader-version:{competition_scope(league.competition.pk)}"])
+
+
+def test_a_worker_without_the_setting_still_bumps(
+    league: League, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The bump follows CACHE_URL alone: a worker started with READER_CACHE_SECONDS=0 must
+    not leave the web nodes' pages standing."""
+    scope = competition_scope(league.competition.pk)
+    before = reader_versions([scope])
+    settings.READER_CACHE_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=True):
+        standings_rebuild(competition_id=league.competition.pk)
+    assert reader_versions([scope]) != before
+
+
+def test_the_hall_display_answers_its_unchanged_poll_from_the_cache(
+    league: League, django_assert_max_num_queries: Any
+) -> None:
+    url = reverse("hall_display", kwargs={"slug": league.competition.slug})
+    screen, other = Client(), Client()
+    html = screen.get(url).content.decode()
+    found = re.search(r'hx-get="([^"]+v=[^"]+)"', html)
+    assert found, "the display does not poll"
+    poll = unescape(found.group(1))
+    assert screen.get(poll, headers=HTMX).status_code == 204  # the view's own 204
+    with django_assert_max_num_queries(1):
+        assert other.get(url).status_code == 200  # the page, from the cache
