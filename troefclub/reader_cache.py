@@ -89,6 +89,36 @@ def reader_versions(scopes: Iterable[str]) -> list[str]:
     return versions
 
 
+def _id_key(kind: str, key: str) -> str:
+    return f"reader-id:{kind}:" + hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def reader_cache_id(kind: str, key: str, find: Callable[[], int | None]) -> int | None:
+    """The id of the `kind` of thing a URL names by `key` (a competition by its slug), kept
+    in the cache for `READER_CACHE_SECONDS` so that a page served from the cache needs no
+    query; `find()` reads it on a miss (None: nothing has that key, nothing is kept). The
+    owner of the thing forgets a key whose thing changed (`reader_cache_forget_id`). May
+    raise what the cache raises."""
+    cache_key = _id_key(kind, key)
+    found = cache.get(cache_key)
+    if found is None:
+        found = find()
+        if found is not None:
+            cache.set(cache_key, found, timeout=settings.READER_CACHE_SECONDS)
+    return found
+
+
+def reader_cache_forget_id(kind: str, key: str) -> None:
+    """Forget the id kept for `key` (`reader_cache_id`): after a commit that gave the key to
+    another thing or took it away. A cache that fails is logged, never raised."""
+    if not settings.CACHE_URL:
+        return
+    try:
+        cache.delete(_id_key(kind, key))
+    except Exception as exc:
+        logger.warning("reader cache id of %s %r not forgotten (%r)", kind, key, exc)
+
+
 def reader_cache_bump(*scopes: str) -> None:
     """Replace the version tokens of `scopes` now: every page stored under the old ones is
     never served again. Called after a commit (`reader_cache_bump_on_commit`); only with a
