@@ -42,6 +42,7 @@ from rankings.seasons import (
 from rankings.selectors import GameRow
 from scoring.rules.seasons import SeasonBy
 from tournaments.models import Competition, Player, Team
+from troefclub.reader_cache import reader_cache_bump_on_commit, season_scope
 from troefclub.refresh import RefreshQueue
 
 logger = logging.getLogger(__name__)
@@ -261,6 +262,7 @@ def season_rankings_refresh(*, season: str) -> int:
         SeasonRankingState.objects.filter(pk=state.pk, stale_since__lte=started).update(
             stale_since=None
         )
+        reader_cache_bump_on_commit(season_scope(season))
     return written
 
 
@@ -331,6 +333,7 @@ def season_rankings_mark_stale(season: str) -> None:
     SeasonRankingState.objects.filter(season=season, stale_since__isnull=True).update(
         stale_since=timezone.now()
     )
+    reader_cache_bump_on_commit(season_scope(season))  # its page says "behind"
 
 
 def season_rankings_send(season: str) -> None:

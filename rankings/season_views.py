@@ -26,6 +26,7 @@ from rankings.tables import ROWS_PER_PAGE, RatingTable, SeasonTable
 from scoring.rules.seasons import SeasonBy
 from tournaments.models import Competition
 from troefclub.pages import render_page
+from troefclub.reader_cache import RATINGS_SCOPE, reader_cached, season_scope
 from troefclub.tables import table_configure
 
 # How much of a parameter the page doesn't know it repeats in its notice.
@@ -67,6 +68,7 @@ def rankings_latest(request: HttpRequest) -> HttpResponse:
     return redirect(f"{url}?{query}" if query else url)
 
 
+@reader_cached(lambda request, *, season: [season_scope(season)])
 def season_rankings(request: HttpRequest, season: str) -> HttpResponse:
     """A season's ranking by player, koppel or club (`by`), narrowed to a competition
     `kind` and a `club` (its key) if asked; sortable by every column (`sort`), 50 rows a
@@ -123,6 +125,7 @@ def season_rankings(request: HttpRequest, season: str) -> HttpResponse:
     return render_page(request, "rankings/season_rankings.html", context, partial="ranking")
 
 
+@reader_cached(lambda request: [RATINGS_SCOPE])
 def rating_list(request: HttpRequest) -> HttpResponse:
     """The players' OpenSkill ratings, best first, of those with `RATING_MIN_GAMES` rated
     games or more; narrowed to a `club` (its key; the players' club now) if asked."""

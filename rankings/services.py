@@ -36,6 +36,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from rankings.models import PlayerRating, RatedGame, RatingChange, RatingsLock
 from rankings.selectors import GAME_DATE, GAME_ORDER
 from scoring.selectors.counted import games_counted
+from troefclub.reader_cache import RATINGS_SCOPE, reader_cache_bump_on_commit
 from troefclub.refresh import RefreshQueue
 
 logger = logging.getLogger(__name__)
@@ -166,7 +167,9 @@ def _delete_from(position: int) -> set[int]:
 
 
 def _ratings_write(*, rebuild: bool) -> int:
-    """The refresh (`rebuild`: from position 1); in the caller's transaction."""
+    """The refresh (`rebuild`: from position 1); in the caller's transaction. A refresh
+    that rated anything bumps the rating list's reader pages on its commit
+    (`troefclub.reader_cache`); one that found nothing to do bumps nothing."""
     RatingsLock.objects.select_for_update().get_or_create(pk=LOCK_PK)  # one refresh at a time
     games = rating_games()
     stored = list(
@@ -223,6 +226,7 @@ def _ratings_write(*, rebuild: bool) -> int:
         batch_size=2000,
     )
     RatingsLock.objects.filter(pk=LOCK_PK).update(refreshed_at=timezone.now())
+    reader_cache_bump_on_commit(RATINGS_SCOPE)
     return len(replayed)
 
 

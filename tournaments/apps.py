@@ -6,3 +6,8 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournaments"
     verbose_name = _("Competitions")
+
+    def ready(self) -> None:
+        from tournaments.reader_pages import reader_pages_connect
+
+        reader_pages_connect()

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from django.http.request import _ImmutableQueryDict
 
 VERSION_PARAMETER = "v"
+# The version a live page shows, noted on its request: a copy of the page kept by the reader
+# cache (`troefclub.reader_cache`) answers a poll holding it with 204, as the view does.
+_SHOWN = "_live_version_shown"
 
 
 def live_version(*parts: Any) -> str:
@@ -33,6 +36,7 @@ def live_unchanged(request: HttpRequest, version: str) -> HttpResponse | None:
     view renders as usual). Drops the version from the request's query either way
     (`live_version_drop`)."""
     asked = request.GET.get(VERSION_PARAMETER)
+    setattr(request, _SHOWN, version)
     live_version_drop(request)
     if getattr(request, "htmx", False) and asked == version:
         return HttpResponse(status=204)
@@ -58,6 +62,13 @@ def live_version_drop(request: HttpRequest) -> None:
 def live_poll_url(request: HttpRequest, version: str) -> str:
     """This page's URL, its query kept (a page, a sort, a search), with `v=version`: what
     the next poll asks for."""
+    setattr(request, _SHOWN, version)
     query = request.GET.copy()
     query[VERSION_PARAMETER] = version
     return f"{request.path}?{query.urlencode()}"
+
+
+def live_version_shown(request: HttpRequest) -> str | None:
+    """The version `request`'s live page shows (`live_unchanged`, then `live_poll_url`,
+    noted it); None for a page that follows nothing."""
+    return getattr(request, _SHOWN, None)

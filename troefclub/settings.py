@@ -187,6 +187,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "troefclub.reader_cache.reader_cache_csrf",  # a stored page's CSRF placeholder
             ],
             # {% partialdef %} / {% partial %} without {% load partials %} in every template.
             # The "template_partials" app wraps the loaders itself (its default app config).
@@ -618,11 +619,20 @@ if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
     raise ImproperlyConfigured(f"CACHE_URL={CACHE_URL!r} must be a redis:// URL (or unset).")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that hangs fails a reader page's lookup in a second, and it renders.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+# The readers' pages (standings, matchday, hall display, rankings) kept in that cache for
+# this many seconds, each dropped at once when its data change (troefclub/reader_cache.py).
+# Only with CACHE_URL: a bump in one worker's own memory wouldn't reach the others. 0: off.
+READER_CACHE_SECONDS = env_int("READER_CACHE_SECONDS", 300)
 
 
 # ---------------------------------------------------------------- rankings and ratings

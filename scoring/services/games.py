@@ -26,6 +26,7 @@ from scoring.services.matches import match_not_voided
 from scoring.services.refresh import standings_refresh_on_commit
 from scoring.tokens import game_token, match_token
 from tournaments.models import Competition, Match, Player, Team
+from troefclub.reader_cache import competition_scope, reader_cache_bump_on_commit
 
 
 def game_locked(game_id: int) -> Game:
@@ -130,9 +131,13 @@ def _game_refresh_needed(game: Game, before: str) -> bool:
 
 def game_refresh_on_commit(game: Game, before: str) -> None:
     """`standings_refresh_on_commit` for a write on locked `game` when it can move the
-    standings (`_game_refresh_needed`); `before` is the game's status before the write."""
+    standings (`_game_refresh_needed`); `before` is the game's status before the write.
+    Either way the competition's reader pages are bumped on commit (`troefclub.reader_cache`):
+    a matchday's page and the hall display show an open game's score."""
+    competition_id = game.match.matchday.competition_id
+    reader_cache_bump_on_commit(competition_scope(competition_id))
     if _game_refresh_needed(game, before):
-        standings_refresh_on_commit(game.match.matchday.competition_id)
+        standings_refresh_on_commit(competition_id)
 
 
 def round_points_sync(rounds: Sequence[Round], replay: Replay) -> None:

@@ -9,11 +9,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.models import Competition, StandingsRefreshClaim
+from troefclub.reader_cache import competition_scope, reader_cache_bump_on_commit
 from troefclub.refresh import RefreshQueue
 
 
 def standings_mark_stale(competition_id: int) -> None:
-    """Set `Competition.standings_stale_since` (now) unless a refresh is owed already."""
+    """Set `Competition.standings_stale_since` (now) unless a refresh is owed already; the
+    competition's reader pages are bumped once the write commits (`troefclub.reader_cache`:
+    every write that owes a refresh, whether it changed what they show or not)."""
+    reader_cache_bump_on_commit(competition_scope(competition_id))
     connection = transaction.get_connection()
     if connection.vendor == "postgresql":
         # FOR KEY SHARE waits for a rebuild of this competition that runs now (it holds the

@@ -20,6 +20,7 @@ from scoring.models import STANDING_COLUMNS, Standing
 from scoring.rules import StandingRow
 from scoring.selectors.standings import competition_table
 from tournaments.models import Competition, StandingsRefreshClaim
+from troefclub.reader_cache import competition_scope, reader_cache_bump_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +137,7 @@ def _standings_store(competition: Competition) -> int:
             When(standings_stale_since=seen, then=None), default=F("standings_stale_since")
         ),
     )
+    reader_cache_bump_on_commit(competition_scope(competition.pk))  # "as of" moved at least
     return len(rows)
 
 

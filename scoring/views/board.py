@@ -37,6 +37,7 @@ from scoring.selectors.board_live import (
 )
 from scoring.selectors.standings import competition_standings
 from scoring.services.standings import standings_catch_up
+from scoring.views.common import competition_reader_scopes
 from tournaments.lookups import matchday_for
 from tournaments.models import Competition, Matchday
 from troefclub.access import HtmxHttpRequest, director_required
@@ -48,6 +49,7 @@ from troefclub.live import (
     live_version,
 )
 from troefclub.pages import render_page
+from troefclub.reader_cache import reader_cached
 
 # Seconds between two refreshes of the director's board: a round takes a table a minute
 # or more, so five seconds shows it "at once" without a request a second per director.
@@ -230,6 +232,7 @@ def _display_version(matchday: Matchday | None, stamp: BoardStamp | None, standi
 
 
 @require_GET
+@reader_cached(competition_reader_scopes, by_version=True)
 def hall_display(request: HttpRequest, slug: str) -> HttpResponse:
     """The big screen in the hall, public: the current matchday's pairings by table with
     live scores, and the stored standings, cycling (static/js/display.js).

@@ -20,6 +20,8 @@ from scoring.selectors.sheet import SheetRow, game_detail, game_sheet
 from scoring.selectors.standings_inputs import Adjustment, match_adjustments
 from scoring.selectors.voids import match_replay_links
 from tournaments.models import Entry, Match
+from tournaments.reader_pages import competition_reader_id
+from troefclub.reader_cache import competition_scope
 from troefclub.rule_messages import RESULT_LABELS
 
 GAME_TEAM_JOINS = ("team_a__player_1", "team_a__player_2", "team_b__player_1", "team_b__player_2")
@@ -138,3 +140,11 @@ def game_for(slug: str, game_id: int) -> Game:
     if game.match.matchday.competition.slug != slug:
         raise Http404("game of another competition")
     return game
+
+
+def competition_reader_scopes(request: HttpRequest, *, slug: str, **_: object) -> list[str] | None:
+    """The reader-cache scopes of a competition's public page (`troefclub.reader_cache`):
+    the competition's, by its slug (kept in the cache: no query once known); None for no
+    such competition (the view's 404)."""
+    competition_id = competition_reader_id(slug)
+    return None if competition_id is None else [competition_scope(competition_id)]

@@ -45,6 +45,7 @@ from scoring.views.common import (
     GAME_TEAM_JOINS,
     SEARCH_MAX_LENGTH,
     AdjustmentLine,
+    competition_reader_scopes,
     game_for,
     match_adjustment_lines,
     match_context,
@@ -55,6 +56,7 @@ from tournaments.models import Competition, Entry, Match
 from tournaments.selectors import MATCH_ENTRY_JOINS
 from troefclub.live import live_poll_url, live_polled, live_unchanged, live_version_drop
 from troefclub.pages import render_page
+from troefclub.reader_cache import reader_cached
 from troefclub.tables import page_links, table_configure
 
 # Rounds on the printed paper score grid of a table: a game to 20 can take 19 rounds,
@@ -117,6 +119,7 @@ def adjustment_lines(adjustments: Sequence[Adjustment]) -> list[AdjustmentLine]:
     ]
 
 
+@reader_cached(competition_reader_scopes)
 def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings as stored (`Standing` rows), a page at a time, sorted in the database;
     `q` narrows them to the koppels whose names contain it. Nothing is recomputed here.
@@ -165,6 +168,7 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
 MATCHES_PER_PAGE = 25
 
 
+@reader_cached(competition_reader_scopes)
 def matchday_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The matchday's matches by table, a page at a time (`MATCHES_PER_PAGE`); `q` finds a
     table by its number or a koppel, player or club name. Reads only the matches shown.

@@ -1,0 +1,49 @@
+"""The reader cache (`troefclub.reader_cache`) and the competitions: a page's competition
+found by its slug without a query, and every saved or deleted competition (the admin: a
+name, a setting, a slug) bumping its pages once committed.
+
+The slug's id is kept for `READER_CACHE_SECONDS`; a save or delete of a competition forgets
+its slug's id on commit, so a slug given to another competition leads to that one's pages.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
+from tournaments.models import Competition
+from troefclub.reader_cache import (
+    competition_scope,
+    reader_cache_bump_on_commit,
+    reader_cache_forget_id,
+    reader_cache_id,
+)
+
+
+def competition_reader_id(slug: str) -> int | None:
+    """The id of the competition with `slug` (None: none), kept in the cache. May raise
+    what the cache raises (the reader cache's caller renders then)."""
+    return reader_cache_id(
+        "competition",
+        slug,
+        lambda: Competition.objects.filter(slug=slug).values_list("pk", flat=True).first(),
+    )
+
+
+def _competition_changed(sender: type[Competition], instance: Competition, **_: Any) -> None:
+    if not settings.CACHE_URL:  # no reader cache: no callback to run
+        return
+    reader_cache_bump_on_commit(competition_scope(instance.pk))
+    slug = instance.slug
+    transaction.on_commit(lambda: reader_cache_forget_id("competition", slug))
+
+
+def reader_pages_connect() -> None:
+    """Connect the receivers (`TournamentsConfig.ready`)."""
+    post_save.connect(_competition_changed, sender=Competition, dispatch_uid="reader_pages_save")
+    post_delete.connect(
+        _competition_changed, sender=Competition, dispatch_uid="reader_pages_delete"
+    )
