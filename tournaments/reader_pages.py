@@ -1,6 +1,9 @@
 """The reader cache (`troefclub.reader_cache`) and the competitions: a page's competition
 found by its slug without a query, and every saved or deleted competition (the admin: a
-name, a setting, a slug) bumping its pages once committed.
+name, a setting, a slug) bumping its pages once committed. A club, player, koppel or
+matchday saved or deleted (a name, a date) bumps `NAMES_SCOPE`, which every reader page's
+key holds: such edits are rare (the admin, imports), and a renamed koppel must not wait
+for `READER_CACHE_SECONDS`.
 
 The slug's id is kept for `READER_CACHE_SECONDS`; a save or delete of a competition forgets
 its slug's id on commit, so a slug given to another competition leads to that one's pages.
@@ -14,8 +17,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from tournaments.models import Competition
+from tournaments.models import Club, Competition, Matchday, Player, Team
 from troefclub.reader_cache import (
+    NAMES_SCOPE,
     competition_scope,
     reader_cache_bump_on_commit,
     reader_cache_forget_id,
@@ -41,8 +45,16 @@ def _competition_changed(sender: type[Competition], instance: Competition, **_: 
     transaction.on_commit(lambda: reader_cache_forget_id("competition", slug))
 
 
+def _names_changed(sender: type[Any], **_: Any) -> None:
+    if settings.CACHE_URL:  # no reader cache: no callback to run
+        reader_cache_bump_on_commit(NAMES_SCOPE)
+
+
 def reader_pages_connect() -> None:
     """Connect the receivers (`TournamentsConfig.ready`)."""
+    for model in (Club, Player, Team, Matchday):
+        for signal, name in ((post_save, "save"), (post_delete, "delete")):
+            signal.connect(_names_changed, sender=model, dispatch_uid=f"reader_names_{name}")
     post_save.connect(_competition_changed, sender=Competition, dispatch_uid="reader_pages_save")
     post_delete.connect(
         _competition_changed, sender=Competition, dispatch_uid="reader_pages_delete"

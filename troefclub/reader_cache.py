@@ -51,6 +51,10 @@ _STORING = "_reader_cache_storing"
 _KEPT_HEADERS = ("Content-Type", "Content-Language", "HX-Reswap", "HX-Retarget", "X-Robots-Tag")
 
 RATINGS_SCOPE = "ratings"
+# The names and dates every reader page shows beside its own data (clubs, players,
+# koppels, matchdays), edited in the admin outside the scoring services: part of every
+# page's key, so a renamed koppel shows at the next request, not when the page expires.
+NAMES_SCOPE = "names"
 
 
 def competition_scope(competition_id: int) -> str:
@@ -262,7 +266,8 @@ def reader_cached(
             try:
                 names = scopes(request, **kwargs)
                 if names is not None:
-                    key = _page_key(request, reader_versions(names), by_version=by_version)
+                    versions = reader_versions([*names, NAMES_SCOPE])
+                    key = _page_key(request, versions, by_version=by_version)
                     entry = cache.get(key)
                     if entry is not None:
                         return _answer(request, entry)

@@ -10,6 +10,7 @@ that the reader cache is on.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import re
 import socket
 from html import unescape
@@ -282,6 +283,7 @@ def test_a_redis_that_is_down_is_a_page_rendered(
     assert client.get(standings_url(league), headers=HTMX).status_code == 200
 
 
+@pytest.mark.settings_env
 def test_the_seconds_come_from_the_environment() -> None:
     names = ["READER_CACHE_SECONDS", "CACHES"]
     assert settings_in_subprocess(names)["READER_CACHE_SECONDS"] == "300"
@@ -305,3 +307,24 @@ def test_a_competition_saved_bumps_its_pages_and_a_slug_given_on_is_followed(
         competition.save()
     assert client.get(url).status_code == 404
     assert client.get(reverse("competition_detail", kwargs={"slug": "moved-on"})).status_code == 200
+
+
+def test_a_koppel_renamed_or_a_matchday_moved_shows_at_the_next_get(
+    client: Client, league: League, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Names and dates edited outside the scoring services (the admin) bump every reader
+    page (`NAMES_SCOPE`): not left until the stored page expires."""
+    url, day = standings_url(league), matchday_url(league)
+    assert client.get(url).status_code == 200
+    before = without_tokens(client.get(day).content.decode())
+    team = league.games[1].team_a
+    with django_capture_on_commit_callbacks(execute=True):
+        team.name = "Kampoe Renamed"
+        team.save()
+    assert "Kampoe Renamed" in client.get(url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        league.tonight.date = datetime.date(2026, 10, 23)
+        league.tonight.save()
+    after = without_tokens(client.get(day).content.decode())
+    assert after != before
+    assert after == without_tokens(client.get(day).content.decode())  # stored again
