@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -181,7 +181,21 @@ class Tally:
     last_answer: float = 0.0
 
 
-async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore) -> None:
+async def _request(client: Any, method: str, url: str, **kwargs: Any) -> Any:
+    return await client.request(method, url, **kwargs)
+
+
+async def score(
+    base: str,
+    scorer: Scorer,
+    tally: Tally,
+    gate: asyncio.Semaphore,
+    *,
+    send: Callable[..., Awaitable[Any]] = _request,
+) -> None:
+    """One scorer's evening: open its page, then post its rounds one by one, `send`
+    (client, method, url, **httpx arguments) -> response making each request (the load
+    balancer's benchmark resends with it, `benchmarks.multinode_run`)."""
     import httpx
 
     # The gate bounds the open connections; a scorer's pauses are spent holding it, as a
@@ -194,7 +208,7 @@ async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore
             # Tables sit down over a minute or so, not in the same millisecond.
             await asyncio.sleep(scorer.pauses[0] * scorer.start)
         started = time.perf_counter()
-        response = await client.get(page_url)
+        response = await send(client, "GET", page_url)
         _timed(tally, scorer.door, time.perf_counter() - started, post=False)
         if response.status_code != 200:
             tally.errors.append(f"GET {page_url}: {response.status_code}")
@@ -213,13 +227,13 @@ async def score(base: str, scorer: Scorer, tally: Tally, gate: asyncio.Semaphore
                 tally.errors.append(f"game {scorer.game_id} round {number}: {exc}")
                 return
             started = time.perf_counter()
-            response = await client.post(url, data=data, headers=headers)
+            response = await send(client, "POST", url, data=data, headers=headers)
             _timed(tally, scorer.door, time.perf_counter() - started, post=True)
             tally.last_answer = max(tally.last_answer, time.perf_counter())
             if response.status_code != 200:
                 tally.errors.append(
                     f"POST {scorer.door} game {scorer.game_id} round {number}: "
-                    f"{response.status_code}"
+                    f"{response.status_code} {response.text[:200]!r}"
                 )
                 return
             if scorer.door == "sheet":

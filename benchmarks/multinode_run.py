@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.load_run import Scorer, Tally, _sheet_post, _table_post, _timed
+from benchmarks.load_run import Scorer, Tally, score
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -416,55 +416,11 @@ async def score_resending(
 ) -> None:
     """`benchmarks.load_run.score` through the balancer, resending as a phone does: each
     round is built once (its key, its number) and sent again unchanged until answered."""
-    import httpx
 
-    async with gate, httpx.AsyncClient(base_url=base, timeout=60) as client:
-        if scorer.door == "sheet":
-            client.cookies.set(*scorer.cookie)
-        page_url = scorer.sheet_url if scorer.door == "sheet" else scorer.table_url
-        if scorer.pauses:
-            await asyncio.sleep(scorer.pauses[0] * scorer.start)
-        started = time.perf_counter()
-        response = await _send(client, tally, "GET", page_url, pause=resend_pause)
-        _timed(tally, scorer.door, time.perf_counter() - started, post=False)
-        if response.status_code != 200:
-            tally.errors.append(f"GET {page_url}: {response.status_code}")
-            return
-        html = response.text
-        for number, rnd in enumerate(scorer.rounds, start=1):
-            if scorer.pauses:
-                await asyncio.sleep(scorer.pauses[number - 1])
-            try:
-                url, data, headers = (
-                    _sheet_post(base, scorer, html, rnd)
-                    if scorer.door == "sheet"
-                    else _table_post(base, scorer, html, rnd, client)
-                )
-            except ValueError as exc:
-                tally.errors.append(f"game {scorer.game_id} round {number}: {exc}")
-                return
-            started = time.perf_counter()
-            response = await _send(
-                client, tally, "POST", url, pause=resend_pause, data=data, headers=headers
-            )
-            _timed(tally, scorer.door, time.perf_counter() - started, post=True)
-            tally.last_answer = max(tally.last_answer, time.perf_counter())
-            if response.status_code != 200:
-                tally.errors.append(
-                    f"POST {scorer.door} game {scorer.game_id} round {number}: "
-                    f"{response.status_code} {response.text[:200]!r}"
-                )
-                return
-            if scorer.door == "sheet":
-                html = response.text
-            else:
-                answer = response.json()
-                if not answer.get("stored"):
-                    tally.errors.append(
-                        f"POST table game {scorer.game_id} round {number}: {answer}"
-                    )
-                    return
-                html = answer["html"]
+    async def resending(client: Any, method: str, url: str, **kwargs: Any) -> Any:
+        return await _send(client, tally, method, url, pause=resend_pause, **kwargs)
+
+    await score(base, scorer, tally, gate, send=resending)
 
 
 async def read_polling(

@@ -12,11 +12,11 @@ from typing import Any
 from tests.paths import REPO_ROOT
 
 
-def settings_run(code: str, **env: str) -> str:
+def settings_process(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run `code` (Python, after `django.setup()`, with `settings` imported) under the
-    settings module with only `env` (and PATH, a SECRET_KEY) set; returns what it printed.
-    Fails the test with the process's standard error when it fails."""
-    done = subprocess.run(
+    settings module with only `env` (and PATH, a SECRET_KEY) set; the finished process,
+    whatever its exit code (a test of settings that refuse to load reads its stderr)."""
+    return subprocess.run(
         [
             sys.executable,
             "-c",
@@ -34,6 +34,12 @@ def settings_run(code: str, **env: str) -> str:
         timeout=60,
         check=False,
     )
+
+
+def settings_run(code: str, **env: str) -> str:
+    """`settings_process(code, **env)`'s standard output; fails the test with the
+    process's standard error when it fails."""
+    done = settings_process(code, **env)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

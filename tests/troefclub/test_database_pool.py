@@ -4,14 +4,9 @@ and for a negative size."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
-from tests.paths import REPO_ROOT
-from tests.settings_env import settings_json
+from tests.settings_env import settings_json, settings_process
 
 POSTGRES = "postgres://someone@db.example:5432/troefclub"
 DATABASE = (
@@ -21,6 +16,8 @@ DATABASE_KEYS = (
     "{k: settings.DATABASES['default'][k] for k in ('CONN_MAX_AGE', 'CONN_HEALTH_CHECKS')}"
 )
 POOL = "settings.DATABASES['default']['OPTIONS'].get('pool')"
+
+pytestmark = pytest.mark.settings_env  # every test reads the settings in a fresh process
 
 
 def test_a_pool_size_turns_on_django_s_psycopg_pool() -> None:
@@ -51,20 +48,7 @@ def test_no_pool_size_keeps_the_persistent_connections(size: str | None) -> None
     ],
 )
 def test_a_pool_is_refused_on_sqlite_and_for_a_negative_size(env: dict[str, str]) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=REPO_ROOT,
-        env={
-            "PATH": os.environ["PATH"],
-            "DJANGO_SETTINGS_MODULE": "troefclub.settings",
-            "SECRET_KEY": "x" * 50,
-            **env,
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = settings_process("pass", **env)
     assert done.returncode != 0
     assert "ImproperlyConfigured: DATABASE_POOL_SIZE=" in done.stderr
     assert "a pool needs PostgreSQL (DATABASE_URL) and a size of 1 or more" in done.stderr
