@@ -143,3 +143,44 @@ def json_handlers(logger: logging.Logger) -> None:
         handler.setFormatter(JsonFormatter())
         if not any(isinstance(found, RequestIdFilter) for found in handler.filters):
             handler.addFilter(RequestIdFilter())
+
+
+def logging_config(*, level: str, log_format: str) -> dict[str, Any]:
+    """Django's ``LOGGING`` for `level` (a logging level name, "INFO") and `log_format`
+    ("plain" or "json": one JSON object a line, `JsonFormatter`): one console handler
+    carrying the request id, the table links' tokens hidden from the request logs, a
+    refused page one line (settings ``LOG_LEVEL``, ``LOG_FORMAT``)."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+            "json": {"()": "troefclub.logs.JsonFormatter"},
+        },
+        "filters": {
+            # A refused page is one line, not a traceback (troefclub/logs.py).
+            "quiet_403": {"()": "troefclub.logs.PermissionDeniedWithoutTraceback"},
+            # A table link's secret stays out of the log (troefclub/logs.py).
+            "table_token": {"()": "troefclub.logs.TableTokenHidden"},
+            "request_id": {"()": "troefclub.logs.RequestIdFilter"},
+        },
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": log_format,
+                "filters": ["request_id"],
+            },
+        },
+        "root": {"handlers": ["console"], "level": level},
+        "loggers": {
+            "django": {"handlers": ["console"], "level": level, "propagate": False},
+            "django.request": {"filters": ["quiet_403", "table_token"]},
+            # runserver's request lines (`dev.py run`): the table links' tokens hidden there too.
+            "django.server": {
+                "handlers": ["console"],
+                "filters": ["table_token"],
+                "level": "INFO",
+                "propagate": False,
+            },
+        },
+    }

@@ -29,60 +29,14 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from troefclub import envfile
+from troefclub.env import env_bool, env_int, env_list, env_str, read_env_file
+from troefclub.logs import logging_config
 from troefclub.site import site_url_parse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-# ---------------------------------------------------------------- environment helpers
-
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
-
-
-def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
-
-
-def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    lowered = value.strip().lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    if value is None or not value.strip():
-        return default
-    try:
-        return int(value)
-    except ValueError as exc:
-        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
-
-
-def env_list(name: str, default: list[str] | None = None) -> list[str]:
-    """A comma-separated list; blanks are dropped."""
-    value = os.environ.get(name)
-    if value is None:
-        return list(default or [])
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def read_env_file(path: Path) -> dict[str, str]:
-    """The ``KEY=VALUE`` lines of a ``.env`` file (`troefclub.envfile`); {} when there is
-    none. Raises ImproperlyConfigured naming the line that is not ``KEY=VALUE``."""
-    try:
-        return envfile.read_env_file(path)
-    except envfile.EnvFileError as exc:
-        raise ImproperlyConfigured(str(exc)) from exc
-
+# ---------------------------------------------------------------- environment
 
 # The real environment wins; the file only fills in what is unset (child processes such as
 # the Celery worker started from here inherit the same values).
@@ -715,37 +669,4 @@ LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 LOG_FORMAT = env_str("LOG_FORMAT", "plain").lower()
 if LOG_FORMAT not in ("plain", "json"):
     raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} must be plain or json.")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
-        "json": {"()": "troefclub.logs.JsonFormatter"},
-    },
-    "filters": {
-        # A refused page is one line, not a traceback (troefclub/logs.py).
-        "quiet_403": {"()": "troefclub.logs.PermissionDeniedWithoutTraceback"},
-        # A table link's secret stays out of the log (troefclub/logs.py).
-        "table_token": {"()": "troefclub.logs.TableTokenHidden"},
-        "request_id": {"()": "troefclub.logs.RequestIdFilter"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": LOG_FORMAT,
-            "filters": ["request_id"],
-        },
-    },
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "django.request": {"filters": ["quiet_403", "table_token"]},
-        # runserver's request lines (`dev.py run`): the table links' tokens hidden there too.
-        "django.server": {
-            "handlers": ["console"],
-            "filters": ["table_token"],
-            "level": "INFO",
-            "propagate": False,
-        },
-    },
-}
+LOGGING = logging_config(level=LOG_LEVEL, log_format=LOG_FORMAT)

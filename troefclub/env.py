@@ -1,0 +1,64 @@
+"""Reading the settings from the environment (troefclub/settings.py): typed values, and
+the `.env` file's lines. A value that is not what the setting needs stops the process
+with ImproperlyConfigured naming the variable and the value.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from troefclub import envfile
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    """The variable `name` as it is; `default` when unset."""
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    """The variable `name` as a boolean (1/true/yes/on, 0/false/no/off/empty); `default`
+    when unset. Raises ImproperlyConfigured for any other value."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
+
+
+def env_int(name: str, default: int) -> int:
+    """The variable `name` as an integer; `default` when unset or blank. Raises
+    ImproperlyConfigured for a value that is not one."""
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """A comma-separated list; blanks are dropped."""
+    value = os.environ.get(name)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """The ``KEY=VALUE`` lines of a ``.env`` file (`troefclub.envfile`); {} when there is
+    none. Raises ImproperlyConfigured naming the line that is not ``KEY=VALUE``."""
+    try:
+        return envfile.read_env_file(path)
+    except envfile.EnvFileError as exc:
+        raise ImproperlyConfigured(str(exc)) from exc
