@@ -1,6 +1,6 @@
 """The reader cache (`troefclub.reader_cache`) and the competitions: a page's competition
 found by its slug without a query, and every saved or deleted competition (the admin: a
-name, a setting, a slug) bumping its pages once committed. A club, player, koppel or
+name, a setting, a slug) or entry bumping its pages once committed. A club, player, koppel or
 matchday saved or deleted (a name, a date) bumps `NAMES_SCOPE`, which every reader page's
 key holds: such edits are rare (the admin, imports), and a renamed koppel must not wait
 for `READER_CACHE_SECONDS`.
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from tournaments.models import Club, Competition, Matchday, Player, Team
+from tournaments.models import Club, Competition, Entry, Matchday, Player, Team
 from troefclub.reader_cache import (
     NAMES_SCOPE,
     competition_scope,
@@ -45,6 +45,11 @@ def _competition_changed(sender: type[Competition], instance: Competition, **_: 
     transaction.on_commit(lambda: reader_cache_forget_id("competition", slug))
 
 
+def _entry_changed(sender: type[Entry], instance: Entry, **_: Any) -> None:
+    if settings.CACHE_URL:  # an entry's name, club or withdrawal: its competition's pages
+        reader_cache_bump_on_commit(competition_scope(instance.competition_id))
+
+
 def _names_changed(sender: type[Any], **_: Any) -> None:
     if settings.CACHE_URL:  # no reader cache: no callback to run
         reader_cache_bump_on_commit(NAMES_SCOPE)
@@ -55,6 +60,8 @@ def reader_pages_connect() -> None:
     for model in (Club, Player, Team, Matchday):
         for signal, name in ((post_save, "save"), (post_delete, "delete")):
             signal.connect(_names_changed, sender=model, dispatch_uid=f"reader_names_{name}")
+    post_save.connect(_entry_changed, sender=Entry, dispatch_uid="reader_entry_save")
+    post_delete.connect(_entry_changed, sender=Entry, dispatch_uid="reader_entry_delete")
     post_save.connect(_competition_changed, sender=Competition, dispatch_uid="reader_pages_save")
     post_delete.connect(
         _competition_changed, sender=Competition, dispatch_uid="reader_pages_delete"

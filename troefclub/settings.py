@@ -189,6 +189,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not env
     # DATABASE_JIT=true leaves the server's setting alone.
     options = DATABASES["default"].setdefault("OPTIONS", {})
     options["options"] = f"{options.get('options', '')} -c jit=off".strip()
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A server that hasn't answered in 5 s is down: /readyz and the pages say so in time.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 
 # DATABASE_POOL_SIZE=N (> 0, PostgreSQL only; issue 23): each process (gunicorn or Celery
 # worker) borrows its connections from Django's psycopg pool of at most N, one per request
@@ -208,7 +211,7 @@ if DATABASE_POOL_SIZE:
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": DATABASE_POOL_SIZE,
-        "timeout": 10,  # seconds a request waits for a free connection before it fails
+        "timeout": 5,  # seconds a request waits for a free connection before it fails
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.settings_env  # every test reads the settings in a fres
 
 def test_a_pool_size_turns_on_django_s_psycopg_pool() -> None:
     pool = settings_json(POOL, DATABASE_URL=POSTGRES, DATABASE_POOL_SIZE="8")
-    assert pool == {"min_size": 1, "max_size": 8, "timeout": 10}
+    assert pool == {"min_size": 1, "max_size": 8, "timeout": 5}
     database = settings_json(
         DATABASE_KEYS, DATABASE_URL=POSTGRES, DATABASE_POOL_SIZE="8", CONN_MAX_AGE="60"
     )
