@@ -30,7 +30,9 @@ class PermissionDeniedWithoutTraceback(logging.Filter):
 
 
 # The path of a table's phone page: /t/<token>/ (`scoring.views.table.table_sheet`).
-_TABLE_PATH = re.compile(r"/t/[^/\s?]+")
+# Also as a client may spell it: the server decodes %74 ("t") and %2F ("/") before routing,
+# so /%74/<token>/ opens the same page while the request line shows it encoded.
+_TABLE_PATH = re.compile(r"/(?:t|%74)(?:/|%2F)(?:[^/\s?%]|%(?!2F)[0-9A-F]{2})+", re.IGNORECASE)
 # A personal API token ("tc_" and 43 URL-safe characters, `api.services`), wherever a
 # client put it by mistake (the path, the query): the API takes it from a header only.
 _API_TOKEN = re.compile(r"tc_[A-Za-z0-9_-]{16,}")
