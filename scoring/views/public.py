@@ -154,7 +154,10 @@ def competition_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "as_of": summary.as_of,
         "open_games": counts.open_games,
         "awaiting": counts.awaiting,
-        "matchdays": competition.matchdays.annotate(match_count=Count("matches")),
+        # Ordered here: a GROUP BY query drops `Meta.ordering` (Django 3.1+).
+        "matchdays": competition.matchdays.annotate(match_count=Count("matches")).order_by(
+            "number"
+        ),
         "is_director": competition.is_directed_by(request.user),
         **_live_context(request, stamp, competition_in_play(competition=competition)),
     }
