@@ -15,7 +15,10 @@ import pytest
 
 from tests.paths import REPO_ROOT as ROOT
 
-FAST = "not e2e and not worker and not backup and not slow and not heavy and not settings_env and not multinode"
+FAST = (
+    "not e2e and not worker and not backup and not slow and not heavy and not settings_env"
+    " and not multinode"
+)
 
 
 @pytest.fixture
