@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -88,6 +89,23 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value is None:
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    """`env_list(name)` of origins (`https://stcb.sr`, `https://*.knbb.nl`); raises
+    ImproperlyConfigured naming one that is not scheme://host: Django's CSRF check and
+    django-cors-headers split them on each request, and a bad one ("https://[x") fails it."""
+    origins = env_list(name)
+    for origin in origins:
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in {"http", "https"} or not parts.netloc:
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin (like https://example.org)"
+            )
+    return origins
 
 
 def read_env_file(path: Path) -> dict[str, str]:

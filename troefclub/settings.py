@@ -29,7 +29,7 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from troefclub.env import env_bool, env_int, env_list, env_rate, env_str, read_env_file
+from troefclub.env import env_bool, env_int, env_list, env_origins, env_rate, env_str, read_env_file
 from troefclub.logs import logging_config
 from troefclub.site import site_url_parse
 
@@ -62,7 +62,7 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-troefclub-dev-and-tests-only"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS")
 
 # The public address (issue 18): every QR code, table link, printed sheet and e-mail starts
 # with it (troefclub/site.py), whatever address the director's page was opened with. Unset:
@@ -392,7 +392,7 @@ SPECTACULAR_SETTINGS = {
 # CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins
 # ("https://stcb.sr,https://knbb.nl"), and then only for /api/. Credentials (cookies) are
 # never allowed: the API's writes take a token in a header.
-CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS")
+CORS_ALLOWED_ORIGINS = env_origins("API_CORS_ORIGINS")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = (

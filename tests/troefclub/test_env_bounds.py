@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from troefclub.env import env_int, env_rate
+from troefclub.env import env_int, env_origins, env_rate
 
 
 @pytest.mark.parametrize(
@@ -71,3 +71,16 @@ def test_an_unset_or_blank_rate_is_the_default(monkeypatch: pytest.MonkeyPatch) 
     assert env_rate("TC_RATE", "9/h") == "9/h"
     monkeypatch.setenv("TC_RATE", " ")
     assert env_rate("TC_RATE", "9/h") == "9/h"
+
+
+def test_origins_are_kept_and_a_bad_one_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TC_ORIGINS", "https://stcb.sr, https://*.knbb.nl,http://[::1]:8000")
+    assert env_origins("TC_ORIGINS") == [
+        "https://stcb.sr",
+        "https://*.knbb.nl",
+        "http://[::1]:8000",
+    ]
+    monkeypatch.setenv("TC_ORIGINS", "https://stcb.sr,https://[x")
+    with pytest.raises(ImproperlyConfigured) as raised:
+        env_origins("TC_ORIGINS")
+    assert str(raised.value).startswith("TC_ORIGINS: 'https://[x' is not an origin")

@@ -58,3 +58,11 @@ def test_rates_and_bounds_in_range_are_kept() -> None:
         SEASON_RANKINGS_DELAY_SECONDS="29",
     )
     assert rates == [{"token": "5/sec", "address": "1000/day"}, 1, 29]
+
+
+@pytest.mark.parametrize("name", ["CSRF_TRUSTED_ORIGINS", "API_CORS_ORIGINS"])
+@pytest.mark.parametrize("value", ["https://[x", "stcb.sr", "ftp://stcb.sr"])
+def test_an_origin_a_request_would_fail_on_is_refused(name: str, value: str) -> None:
+    done = settings_process("pass", **{name: f"https://knbb.nl,{value}"})
+    assert done.returncode != 0
+    assert f"ImproperlyConfigured: {name}: {value!r} is not an origin" in done.stderr
