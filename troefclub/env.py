@@ -6,7 +6,9 @@ with ImproperlyConfigured naming the variable and the value.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -35,16 +37,50 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"{name}={value!r} is not a boolean (use true or false)")
 
 
-def env_int(name: str, default: int) -> int:
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     """The variable `name` as an integer; `default` when unset or blank. Raises
-    ImproperlyConfigured for a value that is not one."""
+    ImproperlyConfigured for a value that is not one, or one outside `minimum`..`maximum`
+    (each inclusive, None: unbounded): a negative count or number of seconds read without a
+    word would fail requests later instead (a 500 on every login, say)."""
     value = os.environ.get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from exc
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        allowed = (
+            f"from {minimum} to {maximum}"
+            if minimum is not None and maximum is not None
+            else f"at least {minimum}"
+            if minimum is not None
+            else f"at most {maximum}"
+        )
+        raise ImproperlyConfigured(f"{name}={value!r} must be {allowed}")
+    return number
+
+
+# A DRF throttle rate as `SimpleRateThrottle.parse_rate` reads it: the number before the
+# slash, and the period by its first letter (s, m, h or d; "min", "hour", "day" spelled out).
+_RATE = re.compile(r"(?P<count>\d+)/(?P<period>s|sec|m|min|h|hour|d|day)")
+
+
+def env_rate(name: str, default: str) -> str:
+    """The variable `name` as a DRF throttle rate (`100/min`: a number of requests, a slash,
+    s|sec|m|min|h|hour|d|day); `default` when unset or blank. Raises ImproperlyConfigured for
+    any other value, which DRF would otherwise fail every throttled request on."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not _RATE.fullmatch(value):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a throttle rate (like 100/min: a number, then /s, /sec, "
+            "/m, /min, /h, /hour, /d or /day)"
+        )
+    return value
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:
@@ -53,6 +89,23 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value is None:
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_origins(name: str) -> list[str]:
+    """`env_list(name)` of origins (`https://stcb.sr`, `https://*.knbb.nl`); raises
+    ImproperlyConfigured naming one that is not scheme://host: Django's CSRF check and
+    django-cors-headers split them on each request, and a bad one ("https://[x") fails it."""
+    origins = env_list(name)
+    for origin in origins:
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in {"http", "https"} or not parts.netloc:
+            raise ImproperlyConfigured(
+                f"{name}: {origin!r} is not an origin (like https://example.org)"
+            )
+    return origins
 
 
 def read_env_file(path: Path) -> dict[str, str]:

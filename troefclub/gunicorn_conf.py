@@ -15,9 +15,22 @@ from __future__ import annotations
 
 import os
 
+
+def _count(name: str, default: int) -> int:
+    """The variable `name` as a whole number of at least 1; `default` when unset or blank.
+    Exits with a message naming the variable otherwise: gunicorn imports this module
+    before any logging, and a bare ValueError's traceback names neither (no Django here)."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise SystemExit(f"gunicorn_conf: {name}={value!r} must be a whole number of at least 1")
+    return int(value)
+
+
 bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]  # noqa: S104 - a node listens for its load balancer
-workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
-threads = int(os.environ.get("WEB_THREADS", "1"))
+workers = _count("WEB_CONCURRENCY", 3)
+threads = _count("WEB_THREADS", 1)
 accesslog = "-"
 # gunicorn's default (combined) line and the request id the answer carries
 # (`troefclub.request_id`): the balancer's, gunicorn's and Django's lines of a request match.

@@ -29,7 +29,7 @@ from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from troefclub.env import env_bool, env_int, env_list, env_str, read_env_file
+from troefclub.env import env_bool, env_int, env_list, env_origins, env_rate, env_str, read_env_file
 from troefclub.logs import logging_config
 from troefclub.site import site_url_parse
 
@@ -62,7 +62,7 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-troefclub-dev-and-tests-only"
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+CSRF_TRUSTED_ORIGINS = env_origins("CSRF_TRUSTED_ORIGINS")
 
 # The public address (issue 18): every QR code, table link, printed sheet and e-mail starts
 # with it (troefclub/site.py), whatever address the director's page was opened with. Unset:
@@ -157,7 +157,7 @@ DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", 60),
+        conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0),
         conn_health_checks=True,
     )
 }
@@ -245,18 +245,16 @@ AUTHENTICATION_BACKENDS = [
 # out for AXES_COOLOFF_MINUTES (each try meanwhile restarts the wait). Keyed on the pair, so
 # a stranger guessing can't lock a director out at the club's own table. Unlock by hand:
 # `manage.py axes_reset_username NAME`.
-AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_COOLOFF_MINUTES = env_int("AXES_COOLOFF_MINUTES", 15)
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_MINUTES = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=AXES_COOLOFF_MINUTES)
-if AXES_FAILURE_LIMIT < 1 or AXES_COOLOFF_MINUTES < 1:
-    raise ImproperlyConfigured("AXES_FAILURE_LIMIT and AXES_COOLOFF_MINUTES must be at least 1.")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "troefclub.auth.login_lockout"
 AXES_CLIENT_IP_CALLABLE = "troefclub.auth.client_ip"
 # Reverse proxies in front of gunicorn that append to X-Forwarded-For (nginx: 1). 0 = the
 # address is REMOTE_ADDR; behind a proxy that would key every lockout on the proxy.
-TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0)
 AXES_VERBOSE = False  # no banner on every manage.py command; failures and lockouts still log
 
 
@@ -269,7 +267,7 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # TLS from the start (port 465)
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)  # STARTTLS (port 587)
-EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587)
+EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587, minimum=1, maximum=65535)
 if EMAIL_USE_TLS and EMAIL_USE_SSL:
     raise ImproperlyConfigured(
         "EMAIL_USE_TLS (STARTTLS, port 587) and EMAIL_USE_SSL (port 465) exclude each other: "
@@ -355,10 +353,12 @@ REST_FRAMEWORK = {
         # Per personal API token (or table link) and per client address. A federation site
         # polling its standings every minute and a scorer app sending a round every few
         # seconds stay far below; a runaway script is told 429 with Retry-After.
-        "token": env_str("API_THROTTLE_TOKEN", "600/min"),
-        "address": env_str("API_THROTTLE_ADDRESS", "300/min"),
+        "token": env_rate("API_THROTTLE_TOKEN", "600/min"),
+        "address": env_rate("API_THROTTLE_ADDRESS", "300/min"),
     },
-    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0) if "API_NUM_PROXIES" in os.environ else None,
+    "NUM_PROXIES": (
+        env_int("API_NUM_PROXIES", 0, minimum=0) if "API_NUM_PROXIES" in os.environ else None
+    ),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
@@ -395,7 +395,7 @@ SPECTACULAR_SETTINGS = {
 # CORS (django-cors-headers): off unless API_CORS_ORIGINS lists origins
 # ("https://stcb.sr,https://knbb.nl"), and then only for /api/. Credentials (cookies) are
 # never allowed: the API's writes take a token in a header.
-CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS")
+CORS_ALLOWED_ORIGINS = env_origins("API_CORS_ORIGINS")
 CORS_URLS_REGEX = r"^/api/.*$"
 CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = (
@@ -430,7 +430,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # has its own short CELERY_TASK_PUBLISH_RETRY_POLICY. A worker that gave up after 3 tries
 # (about 12 s) was gone when Redis came back and nothing refreshed the standings, so
 # unset or 0 means retry forever.
-CELERY_BROKER_CONNECTION_MAX_RETRIES = env_int("CELERY_BROKER_CONNECTION_MAX_RETRIES", 0) or None
+CELERY_BROKER_CONNECTION_MAX_RETRIES = (
+    env_int("CELERY_BROKER_CONNECTION_MAX_RETRIES", 0, minimum=0) or None
+)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "socket_timeout": 2,
     "socket_connect_timeout": 2,
@@ -479,30 +481,22 @@ CELERY_TASK_ROUTES = {
 # killed). Run by celery beat (README); in eager mode refreshes run inline and no beat is
 # needed. A sweep not started within its interval expires: a worker that was away doesn't
 # come back to a pile of them.
-STANDINGS_SWEEP_SECONDS = env_int("STANDINGS_SWEEP_SECONDS", 30)
-if STANDINGS_SWEEP_SECONDS < 1:
-    raise ImproperlyConfigured(
-        f"STANDINGS_SWEEP_SECONDS={STANDINGS_SWEEP_SECONDS} must be at least 1 (seconds)"
-    )
+STANDINGS_SWEEP_SECONDS = env_int("STANDINGS_SWEEP_SECONDS", 30, minimum=1)
 # The season rankings (issue 20) are refreshed this many seconds after the first result
 # that owes it: the results of those seconds find that refresh queued and ask no other. A
 # refresh reads the whole season (1-2 s of a core at 1,000 koppels), so an evening of 50
 # tables would otherwise keep a core busy with one refresh a result. Below the sweep, which
 # takes over a claim older than STANDINGS_SWEEP_SECONDS (a shorter sweep, as the worker
 # tests set, makes the default shorter too).
-SEASON_RANKINGS_DELAY_SECONDS = env_int(
-    "SEASON_RANKINGS_DELAY_SECONDS", min(10, STANDINGS_SWEEP_SECONDS // 2)
+SEASON_RANKINGS_DELAY_SECONDS = env_int(  # below STANDINGS_SWEEP_SECONDS
+    "SEASON_RANKINGS_DELAY_SECONDS",
+    min(10, STANDINGS_SWEEP_SECONDS // 2),
+    minimum=0,
+    maximum=STANDINGS_SWEEP_SECONDS - 1,
 )
-if not 0 <= SEASON_RANKINGS_DELAY_SECONDS < STANDINGS_SWEEP_SECONDS:
-    raise ImproperlyConfigured(
-        f"SEASON_RANKINGS_DELAY_SECONDS={SEASON_RANKINGS_DELAY_SECONDS} must be at least 0 "
-        f"and below STANDINGS_SWEEP_SECONDS={STANDINGS_SWEEP_SECONDS} (seconds)"
-    )
 # How long the API keeps the answer of a keyed write (`Idempotency-Key`, issue 21): a retry
 # within this many days gets the same answer; the purge runs once a day.
-API_IDEMPOTENCY_DAYS = env_int("API_IDEMPOTENCY_DAYS", 30)
-if API_IDEMPOTENCY_DAYS < 1:
-    raise ImproperlyConfigured(f"API_IDEMPOTENCY_DAYS={API_IDEMPOTENCY_DAYS} must be 1 or more.")
+API_IDEMPOTENCY_DAYS = env_int("API_IDEMPOTENCY_DAYS", 30, minimum=1)
 
 CELERY_BEAT_SCHEDULE = {
     "api-idempotency-records-purge": {
@@ -553,21 +547,13 @@ PWA_RELEASE = env_str("PWA_RELEASE", "")
 # The table phone takes no second round within this many milliseconds of the first: a
 # nervous double tap is one round (static/js/table.js). No deal is played that fast.
 TABLE_TAP_GUARD_MS = 500
-TABLE_CONFIRM_WAIT_MINUTES = env_int("TABLE_CONFIRM_WAIT_MINUTES", 10)
-if TABLE_CONFIRM_WAIT_MINUTES < 0:
-    raise ImproperlyConfigured(
-        f"TABLE_CONFIRM_WAIT_MINUTES={TABLE_CONFIRM_WAIT_MINUTES} must be 0 or more (minutes)"
-    )
+TABLE_CONFIRM_WAIT_MINUTES = env_int("TABLE_CONFIRM_WAIT_MINUTES", 10, minimum=0)
 # Guessing table links (troefclub/secret_links.py): after TABLE_LINK_MISS_LIMIT links that
 # open nothing within TABLE_LINK_MISS_SECONDS of the first, one client address gets 429
 # until then, except on the links its phones opened before. Nobody mistypes a QR code 30
 # times a minute; a script guessing does.
-TABLE_LINK_MISS_LIMIT = env_int("TABLE_LINK_MISS_LIMIT", 30)
-TABLE_LINK_MISS_SECONDS = env_int("TABLE_LINK_MISS_SECONDS", 60)
-if TABLE_LINK_MISS_LIMIT < 1 or TABLE_LINK_MISS_SECONDS < 1:
-    raise ImproperlyConfigured(
-        "TABLE_LINK_MISS_LIMIT and TABLE_LINK_MISS_SECONDS must be at least 1."
-    )
+TABLE_LINK_MISS_LIMIT = env_int("TABLE_LINK_MISS_LIMIT", 30, minimum=1)
+TABLE_LINK_MISS_SECONDS = env_int("TABLE_LINK_MISS_SECONDS", 60, minimum=1)
 # The cache holds those counts. Unset: each process' memory (one process: dev.py, the
 # tests); gunicorn's workers then count apart, each up to the limit. CACHE_URL=redis://...
 # (a database of its own, not the broker's) makes them count together.
@@ -589,7 +575,7 @@ CACHES = {
 # The readers' pages (standings, matchday, hall display, rankings) kept in that cache for
 # this many seconds, each dropped at once when its data change (troefclub/reader_cache.py).
 # Only with CACHE_URL: a bump in one worker's own memory wouldn't reach the others. 0: off.
-READER_CACHE_SECONDS = env_int("READER_CACHE_SECONDS", 300)
+READER_CACHE_SECONDS = env_int("READER_CACHE_SECONDS", 300, minimum=0)
 
 
 # ---------------------------------------------------------------- rankings and ratings
@@ -597,9 +583,7 @@ READER_CACHE_SECONDS = env_int("READER_CACHE_SECONDS", 300)
 # A player appears in the rating list (/ratings/) after this many rated games: a rating made
 # of one or two games says little (OpenSkill's sigma is still wide), and the list would
 # otherwise be topped by whoever won their only game.
-RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 3)
-if RATING_MIN_GAMES < 1:
-    raise ImproperlyConfigured(f"RATING_MIN_GAMES={RATING_MIN_GAMES} must be at least 1 (games)")
+RATING_MIN_GAMES = env_int("RATING_MIN_GAMES", 3, minimum=1)
 
 
 # ---------------------------------------------------------------- security (production)
@@ -610,7 +594,7 @@ if not DEBUG:
     if env_bool("SECURE_PROXY_SSL_HEADER", False):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", False)
