@@ -58,4 +58,4 @@ def test_the_benchmark_nodes_keep_their_keys_under_the_prefix() -> None:
     # The Procfile's queue names and beat's sweep stay production's.
     assert app.conf.beat_schedule
     for cache in multinode_settings.CACHES.values():
-        assert cache["KEY_PREFIX"].startswith(KEY_PREFIX)
+        assert str(cache["KEY_PREFIX"]).startswith(KEY_PREFIX)

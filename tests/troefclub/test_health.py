@@ -111,7 +111,11 @@ def test_with_the_database_down_the_checks_that_read_it_wait_no_timeout_again(
     ran: list[str] = []
 
     def checked(name: str, detail: str | None) -> Any:
-        return lambda: ran.append(name) or detail
+        def check() -> str | None:
+            ran.append(name)
+            return detail
+
+        return check
 
     fakes = {
         "database": checked("database", "down"),
