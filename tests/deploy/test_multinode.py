@@ -44,6 +44,7 @@ from benchmarks.multinode_run import (
 )
 from tests.app_process import app_env, free_port
 from tests.builders import pairs_matchday
+from tests.services import redis_broker, service_missing
 from troefclub.celery import app as celery_app
 
 pytestmark = pytest.mark.multinode
@@ -53,28 +54,9 @@ ROUNDS = 12
 SWEEP_SECONDS = 3
 
 
-def _missing(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI runs the multi-node test: {reason}")
-    pytest.skip(reason)
-
-
-def _broker() -> str:
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker or settings.CELERY_TASK_ALWAYS_EAGER:
-        _missing("no CELERY_BROKER_URL set, Celery runs eagerly")
-    try:
-        import redis
-
-        redis.Redis.from_url(broker, socket_connect_timeout=2).ping()
-    except Exception as exc:  # noqa: BLE001 - any failure means no broker
-        _missing(f"Redis at {broker} is not reachable: {exc}")
-    return broker
-
-
 def _database_url() -> str:
     if connection.vendor != "postgresql":
-        _missing("the nodes need PostgreSQL (they can't see SQLite's test database)")
+        service_missing("the nodes need PostgreSQL (they can't see SQLite's test database)")
     db = connection.settings_dict
     user = db["USER"] or "postgres"
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
@@ -101,10 +83,10 @@ def _cache_emptied(url: str) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_nodes_killed_mid_run_lose_and_double_no_round_and_come_back(tmp_path: Path) -> None:
     if shutil.which("haproxy") is None:
-        _missing("haproxy is not installed (Debian: apt-get install haproxy)")
+        service_missing("haproxy is not installed (Debian: apt-get install haproxy)")
     if not (BIN / "honcho").exists():
-        _missing(f"honcho is not installed in {BIN} (pip install -e '.[dev]')")
-    broker = _broker()
+        service_missing(f"honcho is not installed in {BIN} (pip install -e '.[dev]')")
+    broker = redis_broker()
     database_url = _database_url()
     celery_app.control.purge()  # tasks left by an earlier run name rows now gone
     _cache_emptied(broker)

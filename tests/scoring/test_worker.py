@@ -21,11 +21,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import cast
 
 import pytest
 import redis
-from django.conf import settings
 from django.db import connection, transaction
 from django.urls import reverse
 
@@ -35,34 +33,18 @@ from scoring.services.rounds import round_record
 from tests.builders import record
 from tests.factories import CompetitionFactory, GameFactory
 from tests.paths import REPO_ROOT as ROOT
+from tests.services import redis_broker, service_missing
 from tournaments.models import Competition
 from troefclub.celery import app as celery_app
 
 pytestmark = pytest.mark.worker
 
 
-def _missing(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI needs a real Celery worker test: {reason}")
-    pytest.skip(reason)
-
-
-def _broker_ready() -> str:
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker or settings.CELERY_TASK_ALWAYS_EAGER:
-        _missing("no CELERY_BROKER_URL set, Celery runs eagerly")
-    try:
-        import redis
-
-        redis.Redis.from_url(broker, socket_connect_timeout=2).ping()
-    except Exception as exc:
-        _missing(f"Redis at {broker} is not reachable: {exc}")
-    return broker
-
-
 def _database_url() -> str:
     if connection.vendor != "postgresql":
-        _missing("the worker test needs PostgreSQL (a worker can't see SQLite's test database)")
+        service_missing(
+            "the worker test needs PostgreSQL (a worker can't see SQLite's test database)"
+        )
     db = connection.settings_dict
     user = db["USER"] or "postgres"
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
@@ -73,7 +55,7 @@ def _database_url() -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_worker_process_writes_standings_after_a_saved_result(tmp_path):
-    broker = _broker_ready()
+    broker = redis_broker()
     database_url = _database_url()
     celery_app.control.purge()  # tasks left by an earlier run name competitions now gone
 
@@ -190,7 +172,7 @@ class PrivateRedis:
         def up() -> bool:
             assert self.process is not None
             if self.process.poll() is not None:
-                _missing("redis-server did not start:\n" + self.log())
+                service_missing("redis-server did not start:\n" + self.log())
             try:
                 return bool(redis.Redis(port=self.port, socket_connect_timeout=1).ping())
             except redis.exceptions.ConnectionError:
@@ -234,7 +216,7 @@ class WorkerProcess:
         def ready() -> bool:
             assert self.process is not None
             if self.process.poll() is not None:
-                _missing("the Celery worker exited at start:\n" + self.log())
+                service_missing("the Celery worker exited at start:\n" + self.log())
             return " ready." in log.read_text(errors="replace")
 
         _wait_for(ready, within=60, failure=lambda: "the worker never got ready:\n" + self.log())
@@ -287,8 +269,8 @@ def _publishing_to(broker: str) -> Iterator[None]:
 def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
     binary = shutil.which("redis-server")
     if binary is None:
-        _missing("redis-server is not installed (Debian package redis-server)")
-    server = PrivateRedis(cast(str, binary), tmp_path / "redis")
+        service_missing("redis-server is not installed (Debian package redis-server)")
+    server = PrivateRedis(binary, tmp_path / "redis")
     server.start()
     try:
         yield server

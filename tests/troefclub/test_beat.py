@@ -26,20 +26,15 @@ from celery.beat import Scheduler
 from django.db import connection
 
 from tests.paths import REPO_ROOT
+from tests.services import redis_broker, service_missing
 from troefclub.beat import LOCK_NAME, STANDBY_SECONDS, SingleBeatScheduler, lock_connection_params
 from troefclub.celery import app as celery_app
 from troefclub.celery import eager_set
 
 
-def _missing(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI needs the single-beat test: {reason}")
-    pytest.skip(reason)
-
-
 def _postgresql() -> None:
     if connection.vendor != "postgresql":
-        _missing("the single-beat lock is PostgreSQL's")
+        service_missing("the single-beat lock is PostgreSQL's")
 
 
 def _database_url() -> str:
@@ -47,19 +42,6 @@ def _database_url() -> str:
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
     host, port = db["HOST"] or "127.0.0.1", db["PORT"] or 5432
     return f"postgres://{db['USER'] or 'postgres'}{password}@{host}:{port}/{db['NAME']}"
-
-
-def _broker() -> str:
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker.startswith("redis"):
-        _missing("no Redis CELERY_BROKER_URL set")
-    try:
-        import redis
-
-        redis.Redis.from_url(broker, socket_connect_timeout=2).ping()
-    except Exception as exc:
-        _missing(f"Redis at {broker} is not reachable: {exc}")
-    return broker
 
 
 @pytest.fixture
@@ -168,7 +150,7 @@ def test_two_beat_processes_send_each_job_once_and_the_standby_takes_over(
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),
-        "CELERY_BROKER_URL": _broker(),
+        "CELERY_BROKER_URL": redis_broker(),
         "SECRET_KEY": os.environ.get("SECRET_KEY", "beat-test-not-secret"),
         "DEBUG": "false",
         "STANDINGS_SWEEP_SECONDS": str(SWEEP),
