@@ -33,8 +33,9 @@ from scoring.services.games import game_totals_enter
 from scoring.tasks import standings_refresh
 from tests.builders import finished_game, kaps, pairs_game
 from tests.factories import CompetitionFactory, GameFactory, MatchdayFactory, TeamEntryFactory
-from tests.scoring.test_worker import ROOT, _broker_ready, _database_url
+from tests.scoring.test_worker import ROOT, _database_url
 from tests.seen import game_token_now
+from tests.services import redis_broker
 from tournaments.models import Matchday, Team
 from troefclub.celery import app as celery_app
 from troefclub.refresh import RefreshOnCommit
@@ -366,7 +367,7 @@ def test_a_write_committing_during_a_refresh_queues_one_without_waiting():
 def worker_process(tmp_path) -> Iterator[tuple[subprocess.Popen[bytes], Any]]:
     """`celery -A troefclub worker` on the test database and CELERY_BROKER_URL (as
     tests/scoring/test_worker.py starts its first one); fails under CI=true without them."""
-    broker = _broker_ready()
+    broker = redis_broker()
     database_url = _database_url()
     celery_app.control.purge()  # tasks left by an earlier run
     env = {

@@ -26,12 +26,12 @@ from rankings.models import RatedGame
 from tests.factories import CompetitionFactory
 from tests.scoring.test_worker import (
     ROOT,
-    _broker_ready,
     _database_url,
     _finished_game,
     _standings_fresh,
     _wait_for,
 )
+from tests.services import redis_broker
 from troefclub.celery import app as celery_app
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -146,7 +146,7 @@ def _worker(tmp_path: Path, queue: str, env: dict[str, str]) -> Iterator[Path]:
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_standings_are_fresh_while_a_ratings_refresh_holds_the_ratings_worker(tmp_path):
-    broker = _broker_ready()
+    broker = redis_broker()
     celery_app.control.purge()  # both queues: tasks of an earlier run name rows now gone
     pause = tmp_path / "pause"
     pause.mkdir()
