@@ -169,6 +169,7 @@ WARNING = Template("{% load site %}{% phone_links_warning %}")
     ],
 )
 def test_the_warning_says_why_before_printing(settings, site_url, request_host, shown, says):
+    settings.DEBUG = True  # dev.py run
     settings.SITE_URL = site_url
     settings.ALLOWED_HOSTS = ["*"]
     request = RequestFactory().get("/", HTTP_HOST=request_host)
@@ -178,3 +179,15 @@ def test_the_warning_says_why_before_printing(settings, site_url, request_host, 
         assert f'data-problem="{shown}"' in html
         assert says in html
         assert "dev.py run --addr 0.0.0.0:8000" in html or shown == "unset"
+
+
+def test_a_production_install_is_told_to_set_site_url_not_to_run_dev_py(settings):
+    """DEBUG off is a production install: `dev.py run --addr` is no way out there."""
+    settings.DEBUG = False
+    settings.SITE_URL = "http://localhost:8000"
+    settings.ALLOWED_HOSTS = ["*"]
+    request = RequestFactory().get("/", HTTP_HOST="club.example")
+    html = WARNING.render(Context({"request": request}))
+    assert 'data-problem="local"' in html
+    assert "set SITE_URL to the address phones use" in html
+    assert "dev.py" not in html

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
 
 from troefclub.site import phone_links_problem, site_base
 
@@ -18,8 +19,14 @@ register = template.Library()
 
 @register.inclusion_tag("_phone_links_warning.html", takes_context=True)
 def phone_links_warning(context: dict[str, Any]) -> dict[str, str]:
-    """The warning's context: `problem` ("", "local" or "unset") and `base`, the address
-    the links start with. Needs `request` in the context (the request context processor)."""
+    """The warning's context: `problem` ("", "local" or "unset"), `base`, the address the
+    links start with, and `laptop`: DEBUG is on, so this is `dev.py run` and its `--addr`
+    is the way out (a production install is told to set SITE_URL instead). Needs `request`
+    in the context (the request context processor)."""
     request = context.get("request")
     problem = phone_links_problem(request)
-    return {"problem": problem, "base": site_base(request) if problem else ""}
+    return {
+        "problem": problem,
+        "base": site_base(request) if problem else "",
+        "laptop": bool(settings.DEBUG),
+    }
