@@ -181,3 +181,22 @@ def scroll_hint_both_ways(page: Any, url: str) -> list[str | None]:
         "() => document.querySelector('.table-responsive').dataset.more !== 'end'"
     )
     return [shown, box.get_attribute("data-more")]
+
+
+def test_the_hall_display_shows_the_whole_competition_name_on_a_phone(browser, live_server):
+    """The hall display held on a phone: the name wraps on a line of its own instead of
+    being cut to its first letter beside the heading and the clock."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    scene = long_names()
+    context = browser.new_context(viewport=PHONE, locale="nl-NL")
+    page = context.new_page()
+    url = reverse("hall_display", kwargs={"slug": scene["competition"].slug})
+    response = page.goto(f"{live_server.url}{url}")
+    assert response is not None and response.ok
+    page.screenshot(path=str(ARTIFACTS / "long-hall-display.png"))
+    title = page.locator(".display-title")
+    cut = title.evaluate("title => title.scrollWidth > title.clientWidth + 1")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+    assert not cut, "the competition's name is cut off"
+    assert width <= PHONE["width"]
