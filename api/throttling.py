@@ -7,6 +7,7 @@ process in the embedded default; Redis in production — README "Settings").
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from rest_framework.request import Request
@@ -14,6 +15,8 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from api.models import ApiToken
+
+logger = logging.getLogger(__name__)
 
 
 class SettingsRateThrottle(SimpleRateThrottle):
@@ -26,6 +29,16 @@ class SettingsRateThrottle(SimpleRateThrottle):
 
     def get_rate(self) -> str | None:
         return api_settings.DEFAULT_THROTTLE_RATES.get(self.scope or "")
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        """DRF's count; a request is let through while the cache that keeps the counts
+        fails (logged): a table phone's round or a director's client must not fail
+        because the counters are out of reach, and counting resumes when it is back."""
+        try:
+            return super().allow_request(request, view)
+        except Exception as exc:  # noqa: BLE001 - any cache failure: let it through
+            logger.warning("API throttle %s not counted, the cache fails (%r)", self.scope, exc)
+            return True
 
 
 class TokenRateThrottle(SettingsRateThrottle):

@@ -54,7 +54,11 @@ class HealthMiddleware:
 
 # The check every other one needs (they read the database), and the ones that don't.
 DATABASE_CHECK = "troefclub.health.database_ready"
-WITHOUT_DATABASE = {DATABASE_CHECK, "troefclub.health.broker_ready"}
+WITHOUT_DATABASE = {
+    DATABASE_CHECK,
+    "troefclub.health.broker_ready",
+    "troefclub.health.cache_ready",
+}
 
 
 def readiness_response() -> JsonResponse:
@@ -142,4 +146,20 @@ def broker_ready() -> str | None:
         broker.ensure_connection(
             max_retries=1, interval_start=0, interval_step=0, timeout=BROKER_TIMEOUT
         )
+    return None
+
+
+def cache_ready() -> str | None:
+    """The shared cache (`CACHE_URL`) answers a write and a read of a key of its own;
+    without one (each process' memory) there is nothing to reach. A node whose cache is
+    away still serves every page (reader pages render, guesses are not counted), but
+    what it writes can't bump the pages the other nodes keep: it is not ready."""
+    if not settings.CACHE_URL:
+        return None
+    from django.core.cache import cache
+
+    key = "troefclub-readyz"
+    cache.set(key, "ok", timeout=60)
+    if cache.get(key) != "ok":
+        return "the cache does not keep what it is given"
     return None

@@ -127,16 +127,62 @@ def reader_cache_bump(*scopes: str) -> None:
     """Replace the version tokens of `scopes` now: every page stored under the old ones is
     never served again. Called after a commit (`reader_cache_bump_on_commit`); only with a
     shared cache (`CACHE_URL`), whatever `READER_CACHE_SECONDS` says here. A cache that
-    fails is logged, never raised (the write is saved; stored pages expire after
-    `READER_CACHE_SECONDS`)."""
+    fails is logged, never raised (the write is saved) and the bumps are kept in the
+    database as owed (`reader_cache_bumps_owed_pay` makes them once it answers)."""
     if not scopes or not settings.CACHE_URL:
         return
     try:
-        cache.set_many(
-            {_version_key(scope): secrets.token_hex(8) for scope in scopes}, timeout=None
-        )
+        _versions_replace(scopes)
     except Exception as exc:
-        logger.warning("reader cache versions not bumped (%r): %s", exc, ", ".join(scopes))
+        logger.warning(
+            "reader cache versions not bumped (%r), owed until the cache answers: %s",
+            exc,
+            ", ".join(scopes),
+        )
+        _bumps_owe(scopes)
+
+
+def _versions_replace(scopes: Iterable[str]) -> None:
+    cache.set_many({_version_key(scope): secrets.token_hex(8) for scope in scopes}, timeout=None)
+
+
+def _bumps_owe(scopes: Iterable[str]) -> None:
+    """Keep `scopes` in the database as owed (`ReaderCacheBumpOwed`): the cache missed
+    their bump, and until it is made the pages stored before the write would be served.
+    A database that fails too is logged: the pages then expire after
+    `READER_CACHE_SECONDS`."""
+    from troefclub.models import ReaderCacheBumpOwed
+
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            for scope in scopes:
+                ReaderCacheBumpOwed.objects.update_or_create(scope=scope, defaults={"owed_at": now})
+    except Exception as exc:
+        logger.error("reader cache bumps not kept as owed (%r): %s", exc, ", ".join(scopes))
+
+
+def reader_cache_bumps_owed_pay() -> int:
+    """Make the bumps the cache missed (`ReaderCacheBumpOwed`), now that it answers, and
+    delete their rows; a row owed again while this ran stays for the next run. Run by
+    the beat every STANDINGS_SWEEP_SECONDS (`troefclub.tasks`), so a page is stale at
+    most that long after the cache is back. Returns the number of scopes bumped; 0 when
+    nothing is owed or the cache still fails (logged, the rows kept)."""
+    from troefclub.models import ReaderCacheBumpOwed
+
+    owed = list(ReaderCacheBumpOwed.objects.values_list("pk", "scope", "owed_at"))
+    if not owed:
+        return 0
+    scopes = [scope for _pk, scope, _at in owed]
+    try:
+        _versions_replace(scopes)
+    except Exception as exc:
+        logger.warning("reader cache bumps still owed (%r): %s", exc, ", ".join(scopes))
+        return 0
+    for pk, _scope, owed_at in owed:
+        ReaderCacheBumpOwed.objects.filter(pk=pk, owed_at=owed_at).delete()
+    logger.info("reader cache bumps owed made: %s", ", ".join(scopes))
+    return len(scopes)
 
 
 class _Bump:

@@ -25,6 +25,7 @@ proxies), a fixed window from the first miss.
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 from collections.abc import Callable
 from functools import wraps
@@ -37,6 +38,8 @@ from django.shortcuts import render
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from troefclub.auth import client_ip
+
+logger = logging.getLogger(__name__)
 
 GUESSES_STATUS = 429  # Too Many Requests
 
@@ -67,20 +70,30 @@ def _misses_key(request: HttpRequest) -> str:
 
 
 def misses(request: HttpRequest) -> int:
-    """The misses counted for `request`'s client address in the current window."""
-    return int(cache.get(_misses_key(request), 0))
+    """The misses counted for `request`'s client address in the current window; 0 while
+    the cache fails (logged): a phone's link keeps working through a cache outage, the
+    192-bit token stays unguessable, and the count resumes when the cache is back."""
+    try:
+        return int(cache.get(_misses_key(request), 0))
+    except Exception as exc:  # noqa: BLE001 - any cache failure: count nothing
+        logger.warning("table link misses not read, the cache fails (%r)", exc)
+        return 0
 
 
 def miss_count(request: HttpRequest) -> None:
     """Count one miss for `request`'s address; the first starts a window of
-    `TABLE_LINK_MISS_SECONDS` after which the count is gone."""
+    `TABLE_LINK_MISS_SECONDS` after which the count is gone. Nothing while the cache
+    fails (logged, see `misses`)."""
     key = _misses_key(request)
-    if cache.add(key, 1, timeout=settings.TABLE_LINK_MISS_SECONDS):
-        return
     try:
-        cache.incr(key)
-    except ValueError:  # expired between the two calls: a new window
-        cache.set(key, 1, timeout=settings.TABLE_LINK_MISS_SECONDS)
+        if cache.add(key, 1, timeout=settings.TABLE_LINK_MISS_SECONDS):
+            return
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between the two calls: a new window
+            cache.set(key, 1, timeout=settings.TABLE_LINK_MISS_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - any cache failure: the miss goes uncounted
+        logger.warning("table link miss not counted, the cache fails (%r)", exc)
 
 
 def blocked(request: HttpRequest) -> bool:

@@ -473,6 +473,7 @@ CELERY_TASK_ROUTES = {
     "rankings.tasks.season_rankings_refresh": {"queue": "ratings"},
     "rankings.tasks.season_rankings_refresh_stale": {"queue": "ratings"},
     "api.tasks.idempotency_records_purge": {"queue": "standings"},
+    "troefclub.tasks.reader_cache_bumps_owed_pay": {"queue": "standings"},
 }
 
 # Every write that can move the standings marks them stale in its transaction
@@ -506,6 +507,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     "standings-refresh-stale": {
         "task": "scoring.tasks.standings_refresh_stale",
+        "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
+        "options": {"expires": STANDINGS_SWEEP_SECONDS},
+    },
+    # The reader cache's bumps a failing cache missed (troefclub/reader_cache.py): made
+    # once it answers again; finding none owed costs one query.
+    "reader-cache-bumps-owed-pay": {
+        "task": "troefclub.tasks.reader_cache_bumps_owed_pay",
         "schedule": timedelta(seconds=STANDINGS_SWEEP_SECONDS),
         "options": {"expires": STANDINGS_SWEEP_SECONDS},
     },
@@ -647,6 +655,7 @@ HEALTH_CHECKS = {
     "database": "troefclub.health.database_ready",
     "migrations": "troefclub.health.migrations_ready",
     "broker": "troefclub.health.broker_ready",
+    "cache": "troefclub.health.cache_ready",
     "standings": "scoring.selectors.health.standings_fresh",
 }
 

@@ -19,7 +19,7 @@ from tests.factories import CompetitionFactory
 from tournaments.models import Competition
 from troefclub import health
 
-CHECKS = {"database", "migrations", "broker", "standings"}
+CHECKS = {"database", "migrations", "broker", "cache", "standings"}
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_with_the_database_down_the_checks_that_read_it_wait_no_timeout_again(
 ) -> None:
     """A database out of reach fails its check once; the migrations and standings checks
     are not run (each would wait out the connection timeout again: 30 s for /readyz with
-    a pool of 10 s), the broker's is."""
+    a pool of 10 s), the broker's and the cache's are."""
     ran: list[str] = []
 
     def checked(name: str, detail: str | None) -> Any:
@@ -121,11 +121,12 @@ def test_with_the_database_down_the_checks_that_read_it_wait_no_timeout_again(
         "database": checked("database", "down"),
         "migrations": checked("migrations", None),
         "broker": checked("broker", None),
+        "cache": checked("cache", None),
         "standings": checked("standings", None),
     }
     with mock.patch.dict(health.health_checks(), fakes):
         response = client.get("/readyz")
-    assert ran == ["database", "broker"]
+    assert ran == ["database", "broker", "cache"]
     body = response.json()
     assert response.status_code == 503 and list(body["checks"]) == list(fakes)
     for name in ("migrations", "standings"):

@@ -44,6 +44,7 @@ QUEUE_OF = {
     "rankings.tasks.season_rankings_refresh": "ratings",
     "rankings.tasks.season_rankings_refresh_stale": "ratings",
     "api.tasks.idempotency_records_purge": "standings",  # a DELETE a day
+    "troefclub.tasks.reader_cache_bumps_owed_pay": "standings",  # one query when none owed
 }
 
 
@@ -88,6 +89,7 @@ def test_beat_sends_the_sweep_and_the_ratings_run_to_their_queues():
         "scoring.tasks.standings_refresh_stale": "standings",
         "rankings.tasks.ratings_refresh": "ratings",
         "rankings.tasks.season_rankings_refresh_stale": "ratings",
+        "troefclub.tasks.reader_cache_bumps_owed_pay": "standings",
     }
 
 
