@@ -48,6 +48,15 @@ class TokenHidingLogger(Logger):
             return
         super().access(resp, req, environ, request_time)
 
+    def error(self, msg: Any, *args: Any, **kwargs: Any) -> None:
+        # gunicorn says "Worker (pid:N) was sent SIGTERM!" at ERROR for every worker of a
+        # node being stopped or rolled (an upgrade, a scale-down): the stop it was asked
+        # for, which would page whoever watches the errors. SIGKILL and the rest stay errors.
+        if isinstance(msg, str) and msg.startswith("Worker (pid:") and "sent SIGTERM" in msg:
+            self.info(msg, *args, **kwargs)
+            return
+        super().error(msg, *args, **kwargs)
+
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         values = super().atoms(resp, req, environ, request_time)
         return {key: _hidden(key, value) for key, value in values.items()}
