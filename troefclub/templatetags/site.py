@@ -18,7 +18,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("_phone_links_warning.html", takes_context=True)
-def phone_links_warning(context: dict[str, Any]) -> dict[str, str]:
+def phone_links_warning(context: dict[str, Any]) -> dict[str, Any]:
     """The warning's context: `problem` ("", "local" or "unset"), `base`, the address the
     links start with, and `laptop`: DEBUG is on, so this is `dev.py run` and its `--addr`
     is the way out (a production install is told to set SITE_URL instead). Needs `request`
