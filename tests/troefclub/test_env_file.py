@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from honcho import environ as honcho_environ
+from honcho import environ as honcho_environ  # type: ignore[import-untyped]
 
 import dev  # the script in the project root (standard library only)
 from tests.paths import REPO_ROOT as ROOT
