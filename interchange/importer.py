@@ -240,7 +240,10 @@ def _competition_existing(doc: _Document, *, replace: bool) -> Competition | Non
     if old is not None and not replace:
         raise InterchangeError(
             "competition",
-            _("a competition “%(slug)s” exists already; import with replace to overwrite it")
+            _(
+                "a competition “%(slug)s” exists already; import it with --replace to "
+                "overwrite it, or with --skip-existing to leave it as it is"
+            )
             % {"slug": slug},
         )
     return old

@@ -2,23 +2,40 @@
 
 Read by troefclub/settings.py and by dev.py, which runs before Django is installed and so
 loads this file by its path rather than through the `troefclub` package.
+
+honcho reads the same file for the processes of the Procfile (`honcho.environ.parse`: each
+line through `shlex`), and reads some lines differently from a plain KEY=VALUE split: `#`
+starts a comment anywhere (`X=a#b` is "a"), whitespace inside a value is dropped (`X=a b`
+is "ab"), a backslash escapes (`\\n` becomes a newline), quotes may join (`X="a"b` is
+"ab"), and it skips `export X=1` and `X=` (X stays unset). So that one `.env` means the
+same to every process, this reader takes only the lines both read alike and refuses the
+rest, naming the line and what to write instead (tests/troefclub/test_env_file.py checks
+every accepted line against honcho's parser).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+# KEY = VALUE, spaces or tabs around "=" and at the ends (shlex's whitespace). ASCII names
+# only: honcho skips a name that does not start with A-Z, a-z or "_".
+_LINE = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<value>.*)")
+_QUOTED = re.compile(r"\"(?P<double>[^\"\\]*)\"|'(?P<single>[^'\\]*)'")
 
 
 class EnvFileError(ValueError):
-    """A line of the file that is not KEY=VALUE; the text names the file and the line."""
+    """A line of the file that is not KEY=VALUE, or one honcho would read differently; the
+    text names the file, the line and what to write instead."""
 
 
 def read_env_file(path: Path) -> dict[str, str]:
     """The ``KEY=VALUE`` lines of a ``.env`` file; {} when there is none.
 
-    Blank lines and ``#`` comments are skipped, ``export`` in front of a key and quotes
-    around a value are dropped; a later line wins. Raises EnvFileError naming the line
-    that is not ``KEY=VALUE``.
+    Blank lines and lines starting with ``#`` are skipped; a value is a run of characters
+    without spaces, ``#``, quotes or backslashes, or anything but a backslash between
+    double or single quotes (dropped); a later line wins. Raises EnvFileError naming the
+    line that is not ``KEY=VALUE`` or that honcho would read differently (see above).
     """
     try:
         text = path.read_text(encoding="utf-8")
@@ -26,15 +43,62 @@ def read_env_file(path: Path) -> dict[str, str]:
         return {}
     values = {}
     for number, line in enumerate(text.splitlines(), start=1):
-        line = line.strip()
-        if not line or line.startswith("#"):
+        stripped = line.strip(" \t")
+        if not stripped or stripped.startswith("#"):
             continue
-        key, equals, value = line.partition("=")
-        key = key.removeprefix("export ").strip()
-        if not equals or not key.isidentifier():
-            raise EnvFileError(f"{path}, line {number}: expected KEY=VALUE, got {line!r}")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        values[key] = value
+        problem = _line_problem(stripped)
+        if problem:
+            raise EnvFileError(f"{path}, line {number}: {problem}")
+        found = _LINE.fullmatch(stripped)
+        assert found is not None  # _line_problem said so
+        value = found["value"]
+        quoted = _QUOTED.fullmatch(value)
+        if quoted:
+            value = quoted["double"] if quoted["double"] is not None else quoted["single"]
+        values[found["key"]] = value
     return values
+
+
+def _line_problem(line: str) -> str:
+    """What is wrong with `line` (stripped, not blank, not a comment); "" when nothing."""
+    if re.match(r"export[ \t]", line):
+        return (
+            f"remove 'export' from {line!r}: honcho (the Procfile's processes) skips such a "
+            "line, so they would not get the variable"
+        )
+    found = _LINE.fullmatch(line)
+    if not found:
+        return f"expected KEY=VALUE, got {line!r}"
+    key, value = found["key"], found["value"]
+    if not value:
+        return (
+            f'{key} has no value: honcho leaves {key} unset there; write {key}="" for an '
+            "empty value, or remove the line"
+        )
+    if value[0] in "\"'":
+        if _QUOTED.fullmatch(value):
+            return ""
+        if "\\" in value:
+            return f"{key}: remove the backslash from the value (honcho reads \\ as an escape)"
+        return (
+            f"{key}: expected one quoted value, got {value!r}; end it with its closing "
+            f"quote {value[0]}, and put a comment on a line of its own"
+        )
+    if "#" in value:
+        return (
+            f"{key}: a # in the value {value!r}; honcho reads from # on as a comment. Quote "
+            f'the value if the # is part of it ({key}="..."), or put the comment on a '
+            "line of its own"
+        )
+    if re.search(r"[ \t]", value):
+        return (
+            f'{key}: a space in the value {value!r}; honcho drops it. Quote the value ({key}="...")'
+        )
+    if "\\" in value:
+        return f"{key}: remove the backslash from the value (honcho reads \\ as an escape)"
+    if '"' in value or "'" in value:
+        return (
+            f"{key}: a quote inside the value {value!r}; honcho drops it. Quote the whole "
+            "value with the other kind of quote"
+        )
+    return ""

@@ -16,19 +16,22 @@ from __future__ import annotations
 import os
 
 
-def _count(name: str, default: int) -> int:
-    """The variable `name` as a whole number of at least 1; `default` when unset or blank.
-    Exits with a message naming the variable otherwise: gunicorn imports this module
-    before any logging, and a bare ValueError's traceback names neither (no Django here)."""
+def _count(name: str, default: int, *, maximum: int | None = None) -> int:
+    """The variable `name` as a whole number of at least 1 (and at most `maximum`);
+    `default` when unset or blank. Exits with a message naming the variable otherwise:
+    gunicorn imports this module before any logging, and a bare ValueError's (or, for a
+    port past 65535, OverflowError's) traceback names neither (no Django here)."""
     value = os.environ.get(name, "").strip()
     if not value:
         return default
-    if not value.isdigit() or int(value) < 1:
-        raise SystemExit(f"gunicorn_conf: {name}={value!r} must be a whole number of at least 1")
+    if not value.isdigit() or int(value) < 1 or (maximum is not None and int(value) > maximum):
+        allowed = f"from 1 to {maximum}" if maximum is not None else "of at least 1"
+        raise SystemExit(f"gunicorn_conf: {name}={value!r} must be a whole number {allowed}")
     return int(value)
 
 
-bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"]  # noqa: S104 - a node listens for its load balancer
+_port = _count("PORT", 8000, maximum=65535)
+bind = [f"{os.environ.get('HOST', '0.0.0.0')}:{_port}"]  # noqa: S104 - a node listens for its load balancer
 workers = _count("WEB_CONCURRENCY", 3)
 threads = _count("WEB_THREADS", 1)
 accesslog = "-"

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote, unquote
 
 import pythonjsonlogger.core
 import pythonjsonlogger.json
@@ -29,39 +30,93 @@ class PermissionDeniedWithoutTraceback(logging.Filter):
         return True
 
 
-# The path of a table's phone page: /t/<token>/ (`scoring.views.table.table_sheet`).
-# Also as a client may spell it: the server decodes %74 ("t") and %2F ("/") before routing,
-# so /%74/<token>/ opens the same page while the request line shows it encoded.
-_TABLE_PATH = re.compile(r"/(?:t|%74)(?:/|%2F)(?:[^/\s?%]|%(?!2F)[0-9A-F]{2})+", re.IGNORECASE)
+# The path of a table's phone page: /t/<token>/ (`scoring.views.table.table_sheet`), masked
+# by the rule deploy/haproxy.cfg applies to its own log: after URL-decoding, the segment
+# after a run of slashes, "t" and a run of slashes ("^/+t/+[^/]+"). The server routes a
+# path as decoded, and a 404 for //t//<token>/, /t/%2F<token>/ or /%2Ft/<token>/ would
+# print the token as typed; anywhere in a word, not only at its start, so `?next=/t/…`
+# and a referer's `https://host/t/…` are masked too. Over-masking costs nothing: no other
+# page has a /t/ segment.
+_TABLE_PATH = re.compile(r"/+t/+[^/]+")
 # A personal API token ("tc_" and 43 URL-safe characters, `api.services`), wherever a
 # client put it by mistake (the path, the query): the API takes it from a header only.
 _API_TOKEN = re.compile(r"tc_[A-Za-z0-9_-]{16,}")
+# The words of a log line: a path in a request line, a referer, a query string. Split at
+# whitespace only: a request line may hold a quote (/t/"<token>), never a raw space; a
+# decoded word is masked as one path (/t/%20<token> is the path "/t/ <token>").
+_WORD = re.compile(r"\S+")
+# How many times a word is URL-decoded at most: until it no longer changes (a client or a
+# proxy may encode twice: /%2574/ is /%74/ is /t/), so nothing decodes to a token unmasked.
+_DECODINGS = 8
 
 
 class TableTokenHidden(logging.Filter):
     """On ``django.request``: a table link's token (its secret: whoever has it scores the
     game) is replaced by "…" in the lines Django writes about a request ("Not Found:
     /t/…/" for a revoked link, a refused CSRF check), so the log can be shared; so is a
-    personal API token ("tc_…") a client put in an address. The message is formatted
-    once here; records without either pass unchanged.
+    personal API token ("tc_…") a client put in an address. An argument that is a path
+    (Django's ``request.path``, decoded, so it may hold a space) is masked as one path
+    (`path_hidden`), the formatted message then word by word (`secrets_hidden`).
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "/t/" in message or "tc_" in message:
-            record.msg = secrets_hidden(message)
-            record.args = ()
+        if isinstance(record.args, tuple):
+            record.args = tuple(_arg_hidden(arg) for arg in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {key: _arg_hidden(arg) for key, arg in record.args.items()}
+        record.msg = secrets_hidden(record.getMessage())
+        record.args = ()
         return True
 
 
-def table_path_hidden(text: str) -> str:
-    """`text` with every table link's token replaced by "…" (see TableTokenHidden)."""
-    return _TABLE_PATH.sub("/t/…", text)
+def _arg_hidden(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    return path_hidden(value) if value.startswith("/") else secrets_hidden(value)
+
+
+def _decoded(text: str) -> str:
+    """`text` URL-decoded until it no longer changes (at most `_DECODINGS` times)."""
+    for _ in range(_DECODINGS):
+        if "%" not in text:
+            break
+        decoded = unquote(text, errors="replace")
+        if decoded == text:
+            break
+        text = decoded
+    return text
+
+
+def _loggable(text: str) -> str:
+    """`text` (decoded) with what must not reach a log line raw percent-encoded again:
+    whitespace (it would split the line's fields), quotes, backslashes and control
+    characters (a decoded %0A would start a forged line)."""
+    return "".join(
+        quote(char, safe="") if char.isspace() or char in '"\\' or not char.isprintable() else char
+        for char in text
+    )
+
+
+def path_hidden(path: str) -> str:
+    """`path` (one path or URL, spaces and all) without a table link's token or an API
+    token: decoded, masked ("/t/…", "tc_…"), made loggable; unchanged when it holds
+    neither."""
+    decoded = _decoded(path)
+    masked = _API_TOKEN.sub("tc_…", _TABLE_PATH.sub("/t/…", decoded))
+    return path if masked == decoded else _loggable(masked)
+
+
+def _word_hidden(found: re.Match[str]) -> str:
+    return path_hidden(found.group())
 
 
 def secrets_hidden(text: str) -> str:
-    """`text` without table links' tokens ("/t/…") and personal API tokens ("tc_…")."""
-    return _API_TOKEN.sub("tc_…", table_path_hidden(text))
+    """`text` (a log line, a field of one) without table links' tokens ("/t/…") and
+    personal API tokens ("tc_…"): each word (run of characters between whitespace)
+    masked as `path_hidden` masks a path; a word that holds neither is left as it was."""
+    if "/" not in text and "tc" not in text and "%" not in text:
+        return text
+    return _WORD.sub(_word_hidden, text)
 
 
 # ---------------------------------------------------------------- request ids, JSON lines

@@ -9,6 +9,7 @@ import pytest
 from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from interchange.errors import InterchangeError
 from interchange.importer import competition_import
@@ -78,9 +79,15 @@ def test_reimport_is_refused_without_replace_and_replaces_with_it(tmp_path):
     Competition.objects.get().directors.add(director)
     before = row_counts()
 
-    with pytest.raises(CommandError, match="exists already"):
+    with pytest.raises(CommandError, match="exists already") as refused:
         run_import(tmp_path, load(SAMPLE))
     assert row_counts() == before
+    # It names the command's real flags (tester: it said "import with replace").
+    assert "import it with --replace to overwrite it, or with --skip-existing" in str(refused.value)
+    with translation.override("nl"), pytest.raises(CommandError) as refused:
+        run_import(tmp_path, load(SAMPLE))
+    assert "importeer hem met --replace" in str(refused.value)
+    assert "--skip-existing" in str(refused.value)
 
     run_import(tmp_path, load(SAMPLE), "--replace", "--yes", "--backup-dir", str(tmp_path))
     competition = Competition.objects.get()
