@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -81,6 +83,42 @@ def env_rate(name: str, default: str) -> str:
             "/m, /min, /h, /hour, /d or /day)"
         )
     return value
+
+
+def env_choice(name: str, default: str, choices: Iterable[str]) -> str:
+    """The variable `name` upper-cased, one of `choices` (upper-case); `default` when unset
+    or blank. Raises ImproperlyConfigured naming the variable and the choices."""
+    allowed = list(choices)
+    value = os.environ.get(name, "").strip().upper() or default
+    if value not in allowed:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ.get(name)!r} must be one of {', '.join(allowed)}."
+        )
+    return value
+
+
+def env_database(name: str, default: str, **options: Any) -> dict[str, Any]:
+    """The database of the URL in `name` (`dj_database_url.config` with `options`);
+    `default` when unset. Raises ImproperlyConfigured naming the variable when the URL is
+    not one (its password never in the message) or names a database other than PostgreSQL
+    or SQLite, the two troefclub runs on."""
+    import dj_database_url
+
+    try:
+        database = dict(dj_database_url.config(env=name, default=default, **options))
+    except Exception as exc:  # noqa: BLE001 - the parser's errors: unknown scheme, bad port
+        scheme = os.environ.get(name, "").partition(":")[0] or "(none)"
+        raise ImproperlyConfigured(
+            f"{name} is not a database URL (scheme {scheme!r}: {type(exc).__name__}); expected "
+            "postgres://USER:PASSWORD@HOST:5432/NAME, or sqlite:///PATH for one laptop."
+        ) from None
+    engine = database.get("ENGINE", "")
+    if engine not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
+        raise ImproperlyConfigured(
+            f"{name} names a {engine.rpartition('.')[2] or 'unknown'} database; troefclub runs "
+            "on PostgreSQL (postgres://...), or SQLite (sqlite:///PATH) for one laptop."
+        )
+    return database
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:

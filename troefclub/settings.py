@@ -24,12 +24,21 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
-from troefclub.env import env_bool, env_int, env_list, env_origins, env_rate, env_str, read_env_file
+from troefclub.env import (
+    env_bool,
+    env_choice,
+    env_database,
+    env_int,
+    env_list,
+    env_origins,
+    env_rate,
+    env_str,
+    read_env_file,
+)
 from troefclub.logs import logging_config
 from troefclub.site import site_url_parse
 
@@ -154,9 +163,9 @@ TEMPLATES = [
 # ---------------------------------------------------------------- database
 
 DATABASES = {
-    "default": dj_database_url.config(
-        env="DATABASE_URL",
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": env_database(
+        "DATABASE_URL",
+        f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0),
         conn_health_checks=True,
     )
@@ -659,7 +668,7 @@ HEALTH_CHECKS = {
     "standings": "scoring.selectors.health.standings_fresh",
 }
 
-LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+LOG_LEVEL = env_choice("LOG_LEVEL", "INFO", ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
 # LOG_FORMAT=json: one JSON object a line (time, level, logger, message, request_id,
 # task_id) from Django, gunicorn and Celery alike (troefclub/logs.py); plain by default.
 LOG_FORMAT = env_str("LOG_FORMAT", "plain").lower()
