@@ -112,7 +112,7 @@ def env_database(name: str, default: str, **options: Any) -> dict[str, Any]:
             f"{name} is not a database URL (scheme {scheme!r}: {type(exc).__name__}); expected "
             "postgres://USER:PASSWORD@HOST:5432/NAME, or sqlite:///PATH for one laptop."
         ) from None
-    engine = database.get("ENGINE", "")
+    engine = str(database.get("ENGINE", ""))
     if engine not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
         raise ImproperlyConfigured(
             f"{name} names a {engine.rpartition('.')[2] or 'unknown'} database; troefclub runs "
