@@ -13,6 +13,14 @@ from troefclub.env import env_choice, env_database
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
+def _environ(monkeypatch: pytest.MonkeyPatch, name: str, value: str | None) -> None:
+    """`name` set to `value`, or unset for None."""
+    if value is None:
+        monkeypatch.delenv(name, raising=False)
+    else:
+        monkeypatch.setenv(name, value)
+
+
 @pytest.mark.parametrize(
     ("url", "says"),
     [
@@ -42,10 +50,7 @@ def test_a_database_url_that_will_not_do_is_named(
 def test_postgresql_and_sqlite_are_read(
     monkeypatch: pytest.MonkeyPatch, url: str | None, engine: str
 ) -> None:
-    if url is None:
-        monkeypatch.delenv("DATABASE_URL", raising=False)
-    else:
-        monkeypatch.setenv("DATABASE_URL", url)
+    _environ(monkeypatch, "DATABASE_URL", url)
     assert env_database("DATABASE_URL", "sqlite:///x.sqlite3")["ENGINE"] == engine
 
 
@@ -53,10 +58,7 @@ def test_postgresql_and_sqlite_are_read(
 def test_a_log_level_is_read_in_any_case(
     monkeypatch: pytest.MonkeyPatch, value: str | None, level: str
 ) -> None:
-    if value is None:
-        monkeypatch.delenv("LOG_LEVEL", raising=False)
-    else:
-        monkeypatch.setenv("LOG_LEVEL", value)
+    _environ(monkeypatch, "LOG_LEVEL", value)
     assert env_choice("LOG_LEVEL", "INFO", LEVELS) == level
 
 
