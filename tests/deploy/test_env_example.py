@@ -32,8 +32,7 @@ def settings_names() -> set[str]:
     """The environment variables troefclub/settings.py reads, from its source."""
     source = (ROOT / "troefclub" / "settings.py").read_text(encoding="utf-8")
     patterns = (
-        r"\benv_(?:str|int|bool|list)\(\s*\"([A-Z][A-Z0-9_]*)\"",
-        r"\benv=\"([A-Z][A-Z0-9_]*)\"",  # dj_database_url.config(env="DATABASE_URL")
+        r"\benv_[a-z]+\(\s*\"([A-Z][A-Z0-9_]*)\"",  # env_int("NAME", ...), env_database(...)
         r"os\.environ(?:\.get\(|\[)\s*\"([A-Z][A-Z0-9_]*)\"",
         r"\"([A-Z][A-Z0-9_]*)\" in os\.environ",
     )
