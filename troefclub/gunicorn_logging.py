@@ -18,7 +18,7 @@ from gunicorn.glogging import Logger
 
 from troefclub.envfile import EnvFileError, read_env_file
 from troefclub.health import HEALTH_PATH
-from troefclub.logs import json_handlers, path_hidden, secrets_hidden
+from troefclub.logs import field_hidden, json_handlers
 
 # The request headers that carry secrets (the API's tokens, the session), as gunicorn's
 # header atoms (`{authorization}i`) and environ atoms (`{http_authorization}e`) name them.
@@ -65,11 +65,8 @@ class TokenHidingLogger(Logger):
 def _hidden(key: str, value: Any) -> Any:
     if key.lower() in SECRET_HEADERS:
         return "…"
-    if isinstance(value, str):  # every string: a path may spell /t/ as /%74/, //t/ or t%2F
-        # A path atom (PATH_INFO, decoded: it may hold a space) is masked as one path; the
-        # others (the request line, a referer, the query) word by word.
-        return path_hidden(value) if value.startswith("/") else secrets_hidden(value)
-    return value
+    # Every string: a path may spell /t/ as /%74/, //t/ or t%2F.
+    return field_hidden(value)
 
 
 def log_format() -> str:

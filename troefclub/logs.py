@@ -61,15 +61,19 @@ class TableTokenHidden(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(_arg_hidden(arg) for arg in record.args)
+            record.args = tuple(field_hidden(arg) for arg in record.args)
         elif isinstance(record.args, Mapping):
-            record.args = {key: _arg_hidden(arg) for key, arg in record.args.items()}
+            record.args = {key: field_hidden(arg) for key, arg in record.args.items()}
         record.msg = secrets_hidden(record.getMessage())
         record.args = ()
         return True
 
 
-def _arg_hidden(value: Any) -> Any:
+def field_hidden(value: Any) -> Any:
+    """A field of a log line (an argument of Django's message, an atom of gunicorn's access
+    line) without tokens: a string starting with "/" is a path, decoded and so perhaps
+    holding a space, masked whole (`path_hidden`); any other string word by word
+    (`secrets_hidden`); anything else as it is."""
     if not isinstance(value, str):
         return value
     return path_hidden(value) if value.startswith("/") else secrets_hidden(value)
