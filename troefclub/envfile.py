@@ -46,59 +46,58 @@ def read_env_file(path: Path) -> dict[str, str]:
         stripped = line.strip(" \t")
         if not stripped or stripped.startswith("#"):
             continue
-        problem = _line_problem(stripped)
-        if problem:
-            raise EnvFileError(f"{path}, line {number}: {problem}")
-        found = _LINE.fullmatch(stripped)
-        assert found is not None  # _line_problem said so
-        value = found["value"]
-        quoted = _QUOTED.fullmatch(value)
-        if quoted:
-            value = quoted["double"] if quoted["double"] is not None else quoted["single"]
-        values[found["key"]] = value
+        try:
+            key, value = _key_value(stripped)
+        except EnvFileError as exc:
+            raise EnvFileError(f"{path}, line {number}: {exc}") from None
+        values[key] = value
     return values
 
 
-def _line_problem(line: str) -> str:
-    """What is wrong with `line` (stripped, not blank, not a comment); "" when nothing."""
+def _key_value(line: str) -> tuple[str, str]:
+    """The key and value of `line` (stripped, not blank, not a comment), the quotes around
+    the value dropped. Raises EnvFileError saying what is wrong with it (no file, no line
+    number: the caller adds them)."""
     if re.match(r"export[ \t]", line):
-        return (
+        raise EnvFileError(
             f"remove 'export' from {line!r}: honcho (the Procfile's processes) skips such a "
             "line, so they would not get the variable"
         )
     found = _LINE.fullmatch(line)
     if not found:
-        return f"expected KEY=VALUE, got {line!r}"
+        raise EnvFileError(f"expected KEY=VALUE, got {line!r}")
     key, value = found["key"], found["value"]
     if not value:
-        return (
+        raise EnvFileError(
             f'{key} has no value: honcho leaves {key} unset there; write {key}="" for an '
             "empty value, or remove the line"
         )
+    backslash = f"{key}: remove the backslash from the value (honcho reads \\ as an escape)"
     if value[0] in "\"'":
-        if _QUOTED.fullmatch(value):
-            return ""
+        quoted = _QUOTED.fullmatch(value)
+        if quoted:
+            return key, quoted["double"] if quoted["double"] is not None else quoted["single"]
         if "\\" in value:
-            return f"{key}: remove the backslash from the value (honcho reads \\ as an escape)"
-        return (
+            raise EnvFileError(backslash)
+        raise EnvFileError(
             f"{key}: expected one quoted value, got {value!r}; end it with its closing "
             f"quote {value[0]}, and put a comment on a line of its own"
         )
     if "#" in value:
-        return (
+        raise EnvFileError(
             f"{key}: a # in the value {value!r}; honcho reads from # on as a comment. Quote "
             f'the value if the # is part of it ({key}="..."), or put the comment on a '
             "line of its own"
         )
     if re.search(r"[ \t]", value):
-        return (
+        raise EnvFileError(
             f'{key}: a space in the value {value!r}; honcho drops it. Quote the value ({key}="...")'
         )
     if "\\" in value:
-        return f"{key}: remove the backslash from the value (honcho reads \\ as an escape)"
+        raise EnvFileError(backslash)
     if '"' in value or "'" in value:
-        return (
+        raise EnvFileError(
             f"{key}: a quote inside the value {value!r}; honcho drops it. Quote the whole "
             "value with the other kind of quote"
         )
-    return ""
+    return key, value
