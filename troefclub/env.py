@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from troefclub import envfile
@@ -102,8 +103,6 @@ def env_database(name: str, default: str, **options: Any) -> dict[str, Any]:
     `default` when unset. Raises ImproperlyConfigured naming the variable when the URL is
     not one (its password never in the message) or names a database other than PostgreSQL
     or SQLite, the two troefclub runs on."""
-    import dj_database_url
-
     try:
         database = dict(dj_database_url.config(env=name, default=default, **options))
     except Exception as exc:  # noqa: BLE001 - the parser's errors: unknown scheme, bad port

@@ -24,16 +24,18 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import operator
 import secrets
 import threading
 from collections.abc import Callable, Iterable
-from functools import wraps
+from functools import reduce, wraps
 from typing import Any
 
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
@@ -179,8 +181,8 @@ def reader_cache_bumps_owed_pay() -> int:
     except Exception as exc:
         logger.warning("reader cache bumps still owed (%r): %s", exc, ", ".join(scopes))
         return 0
-    for pk, _scope, owed_at in owed:
-        ReaderCacheBumpOwed.objects.filter(pk=pk, owed_at=owed_at).delete()
+    paid = [Q(pk=pk, owed_at=owed_at) for pk, _scope, owed_at in owed]
+    ReaderCacheBumpOwed.objects.filter(reduce(operator.or_, paid)).delete()
     logger.info("reader cache bumps owed made: %s", ", ".join(scopes))
     return len(scopes)
 
