@@ -46,13 +46,13 @@ def _competition_changed(sender: type[Competition], instance: Competition, **_: 
 
 
 def _entry_changed(sender: type[Entry], instance: Entry, **_: Any) -> None:
-    if settings.CACHE_URL:  # an entry's name, club or withdrawal: its competition's pages
-        reader_cache_bump_on_commit(competition_scope(instance.competition_id))
+    # An entry's name, club or withdrawal: its competition's pages. Without a shared cache
+    # the bump registers nothing (`reader_cache_bump_on_commit` checks CACHE_URL).
+    reader_cache_bump_on_commit(competition_scope(instance.competition_id))
 
 
 def _names_changed(sender: type[Any], **_: Any) -> None:
-    if settings.CACHE_URL:  # no reader cache: no callback to run
-        reader_cache_bump_on_commit(NAMES_SCOPE)
+    reader_cache_bump_on_commit(NAMES_SCOPE)
 
 
 def reader_pages_connect() -> None:
