@@ -188,19 +188,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not env_bool(
-    "DATABASE_JIT", False
-):
-    # JIT compilation off for the app's connections (issue 20): no query of a page runs long
-    # enough to gain from it, and a plan whose cost crosses `jit_above_cost` (100,000) pays
-    # for compiling it: +100 ms on the board's 20 ms game query at 1,000 koppels when its
-    # statistics were stale, 1.0-1.7 s once past the inlining and optimising thresholds.
-    # DATABASE_JIT=true leaves the server's setting alone.
-    options = DATABASES["default"].setdefault("OPTIONS", {})
-    options["options"] = f"{options.get('options', '')} -c jit=off".strip()
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+_postgresql = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+if _postgresql:
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if not env_bool("DATABASE_JIT", False):
+        # JIT compilation off for the app's connections (issue 20): no query of a page runs
+        # long enough to gain from it, and a plan whose cost crosses `jit_above_cost`
+        # (100,000) pays for compiling it: +100 ms on the board's 20 ms game query at 1,000
+        # koppels when its statistics were stale, 1.0-1.7 s once past the inlining and
+        # optimising thresholds. DATABASE_JIT=true leaves the server's setting alone.
+        _options["options"] = f"{_options.get('options', '')} -c jit=off".strip()
     # A server that hasn't answered in 5 s is down: /readyz and the pages say so in time.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+    _options.setdefault("connect_timeout", 5)
 
 # DATABASE_POOL_SIZE=N (> 0, PostgreSQL only; issue 23): each process (gunicorn or Celery
 # worker) borrows its connections from Django's psycopg pool of at most N, one per request
@@ -208,9 +207,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # replaced, not handed out); Django's pool wants CONN_MAX_AGE 0. Unset or 0: a persistent
 # connection per thread, as before.
 DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 0)
-if DATABASE_POOL_SIZE < 0 or (
-    DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
-):
+if DATABASE_POOL_SIZE < 0 or (DATABASE_POOL_SIZE and not _postgresql):
     raise ImproperlyConfigured(
         f"DATABASE_POOL_SIZE={DATABASE_POOL_SIZE}: a pool needs PostgreSQL (DATABASE_URL) and a "
         "size of 1 or more (0 or unset: no pool)."
